@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Runs the compiled CLI; `npm run build` (or `npm ci`, through `prepare`) makes dist/.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(entry))) {
+  process.stderr.write('codify: dist/ is missing; run `npm run build` in the codify folder first.\n');
+  process.exit(2);
+}
+await import(entry.href);

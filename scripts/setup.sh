@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Sets up codify on a fresh Debian/Ubuntu machine with Node 20: the system packages it
+# needs (installed with apt-get only when missing), the npm packages, and the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+py=/usr/bin/python3
+declare -A module_package=(
+  [numpy]=python3-numpy [torch]=python3-torch [torchvision]=python3-torchvision
+  [sklearn]=python3-sklearn [pandas]=python3-pandas
+)
+if [ -x "$py" ]; then
+  for module in numpy torch torchvision sklearn pandas; do
+    "$py" -c "import $module" >/dev/null 2>&1 || need+=("${module_package[$module]}")
+  done
+else
+  need+=(python3 python3-numpy python3-torch python3-torchvision python3-sklearn python3-pandas)
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing system packages: ${need[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+echo "setup: building"
+npm run --silent build

@@ -1,0 +1,19 @@
+import { Command } from 'commander';
+import { runDoctor } from './commands/doctor.js';
+
+const program = new Command();
+program
+  .name('codify')
+  .description('Turns machine-learning research into running, measured Python code.')
+  .version('0.1.0');
+
+program
+  .command('doctor')
+  .description('check Node, bubblewrap, Python interpreters and provider keys')
+  .action(async () => {
+    const report = await runDoctor();
+    for (const line of report.lines) process.stdout.write(`${line}\n`);
+    process.exitCode = report.ok ? 0 : 1;
+  });
+
+await program.parseAsync(process.argv);

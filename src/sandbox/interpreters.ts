@@ -1,0 +1,149 @@
+import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { access, constants } from 'node:fs/promises';
+
+/** What one Python interpreter on this machine is and which modules it can import. */
+export interface InterpreterProbe {
+  path: string;
+  realPath: string;
+  version: string;
+  modules: Record<string, boolean>;
+}
+
+export interface InterpreterCandidateFailure {
+  path: string;
+  reason: string;
+}
+
+export const commonModules = ['numpy', 'torch', 'torchvision', 'sklearn', 'pandas', 'scipy'];
+
+const probeScript = `
+import importlib, json, sys
+names = json.loads(sys.argv[1])
+found = {}
+for name in names:
+    try:
+        importlib.import_module(name)
+        found[name] = True
+    except BaseException:
+        found[name] = False
+print(json.dumps({"version": sys.version.split()[0], "modules": found}))
+`;
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Interpreter paths worth trying, in order: explicit choice, then PATH, then Debian's. */
+export async function candidateInterpreters(explicit?: string): Promise<string[]> {
+  if (explicit) return [explicit];
+  const found: string[] = [];
+  const fromEnvironment = process.env.CODIFY_PYTHON;
+  if (fromEnvironment) found.push(fromEnvironment);
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (!directory) continue;
+    for (const name of ['python3', 'python']) {
+      const path = join(directory, name);
+      if (await isExecutable(path)) found.push(path);
+    }
+  }
+  for (const path of ['/usr/bin/python3', '/usr/local/bin/python3']) {
+    if (await isExecutable(path)) found.push(path);
+  }
+  const seen = new Set<string>();
+  const unique: string[] = [];
+  for (const path of found) {
+    let key = path;
+    try {
+      key = await realpath(path);
+    } catch {
+      // keep the unresolved path; probing will report it
+    }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(path);
+  }
+  return unique;
+}
+
+/** Runs the interpreter once and reports which of `modules` it imports. */
+export function probeInterpreter(
+  path: string,
+  modules: readonly string[],
+  timeoutMs = 60_000,
+): Promise<InterpreterProbe> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      path,
+      ['-c', probeScript, JSON.stringify(modules)],
+      { timeout: timeoutMs, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+      (error, stdout) => {
+        if (error) {
+          reject(new Error(`${path} could not run: ${error.message.split('\n')[0] ?? ''}`));
+          return;
+        }
+        try {
+          const lines = stdout.trim().split('\n');
+          const parsed = JSON.parse(lines[lines.length - 1] ?? '') as {
+            version: string;
+            modules: Record<string, boolean>;
+          };
+          realpath(path)
+            .then((realPath) => resolve({ path, realPath, ...parsed }))
+            .catch(() => resolve({ path, realPath: path, ...parsed }));
+        } catch {
+          reject(new Error(`${path} printed something unexpected when probed`));
+        }
+      },
+    );
+  });
+}
+
+export interface InterpreterChoice {
+  chosen?: InterpreterProbe;
+  probes: InterpreterProbe[];
+  failures: InterpreterCandidateFailure[];
+}
+
+/** The first interpreter that imports every required module, with what the others lacked. */
+export async function findInterpreter(
+  requires: readonly string[],
+  explicit?: string,
+): Promise<InterpreterChoice> {
+  const probes: InterpreterProbe[] = [];
+  const failures: InterpreterCandidateFailure[] = [];
+  for (const path of await candidateInterpreters(explicit)) {
+    try {
+      const probe = await probeInterpreter(path, requires);
+      probes.push(probe);
+      const missing = requires.filter((name) => !probe.modules[name]);
+      if (missing.length === 0) return { chosen: probe, probes, failures };
+      failures.push({ path, reason: `cannot import ${missing.join(', ')}` });
+    } catch (error) {
+      failures.push({ path, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { probes, failures };
+}
+
+/** A message for when no interpreter fits, listing what each candidate lacked. */
+export function describeNoInterpreter(
+  requires: readonly string[],
+  failures: InterpreterCandidateFailure[],
+): string {
+  const lines = [
+    `No Python interpreter on this machine imports ${requires.join(', ') || 'the required modules'}.`,
+  ];
+  if (failures.length === 0) lines.push('  No python3 or python was found on PATH or in /usr/bin.');
+  for (const failure of failures) lines.push(`  ${failure.path}: ${failure.reason}`);
+  lines.push(
+    'Install the modules (on Debian: `apt-get install python3-numpy python3-torch python3-sklearn …`, or run scripts/setup.sh), or pass --python PATH.',
+  );
+  return lines.join('\n');
+}

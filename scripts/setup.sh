@@ -29,7 +29,8 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
-  npm ci --no-audit --no-fund --loglevel=error
+  # npm ci rejects lock files written without resolved URLs (this machine's npm setting), so install.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 echo "setup: building"
 npm run --silent build

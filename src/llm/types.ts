@@ -1,0 +1,56 @@
+/** The roles codify gives models; the planner is a cascade of one or more models. */
+export const roleNames = ['planner', 'expert', 'worker', 'summarizer', 'judge'] as const;
+export type RoleName = (typeof roleNames)[number];
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Input tokens served from the provider's prompt cache (a subset of inputTokens). */
+  cachedInputTokens: number;
+}
+
+/** One request a pipeline makes of a role. */
+export interface ModelRequest {
+  role: RoleName;
+  /** Cascade level for roles with several models (planner); 0 is the first. */
+  level?: number;
+  system?: string;
+  messages: ChatMessage[];
+  /** What a good answer looks like, in a sentence; shown to people answering by hand. */
+  expect?: string;
+  /** Overrides the role's configured temperature for this call. */
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** A short label for logs and exchange file names, e.g. the action being run. */
+  label?: string;
+  signal?: AbortSignal;
+}
+
+export interface ModelAnswer {
+  callId: number;
+  role: RoleName;
+  /** The spec that answered, e.g. `openai:gpt-4o`. */
+  model: string;
+  text: string;
+  usage: Usage;
+  /** Dollars; null when the price of this model is unknown. */
+  costUsd: number | null;
+  latencyMs: number;
+  attempts: number;
+}
+
+/** What every pipeline uses to talk to models; one implementation per run (src/llm/router.ts). */
+export interface ModelCaller {
+  call(request: ModelRequest): Promise<ModelAnswer>;
+  /** How many cascade levels a role has (1 for roles with a single model). */
+  levels(role: RoleName): number;
+  /** The spec configured for a role at a level, for display. */
+  spec(role: RoleName, level?: number): string;
+}
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });

@@ -1,0 +1,35 @@
+export interface TaskMetric {
+  name: string;
+  /** A regular expression with one capture group, applied to the script's output. */
+  pattern: string;
+  goal: 'max' | 'min';
+}
+
+export interface TaskFiles {
+  methodology: string;
+  starterCode: string;
+  dataset?: string;
+  pseudocode?: string;
+  starterPerformance?: string;
+  supplementary?: string;
+  subparts: { name: string; content: string }[];
+  problemStatement?: string;
+}
+
+/** A loaded, validated task folder. */
+export interface Task {
+  /** Absolute path of the task folder. */
+  dir: string;
+  name: string;
+  format: 'codify' | 'mlagentbench';
+  entrypoint: string;
+  output: string;
+  args: string[];
+  timeoutS: number;
+  metric?: TaskMetric;
+  pythonRequires: string[];
+  network: boolean;
+  files: TaskFiles;
+  /** Paths (relative to the task folder) copied into the workspace as read-only inputs. */
+  inputFiles: string[];
+}

@@ -1,0 +1,115 @@
+import type { ChatMessage, RoleName, Usage } from '../llm/types.js';
+
+export type RunMode = 'implement' | 'paper' | 'explore' | 'eval' | 'check';
+export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'budget-exhausted';
+
+/**
+ * Everything a pipeline does, announced as one of these. The terminal renderer, the
+ * events.jsonl log and the web app all consume the same stream. New pipelines add members
+ * here; names follow `<noun>-<action>`.
+ */
+export type CodifyEventBody =
+  | {
+      type: 'run-start';
+      runId: string;
+      mode: RunMode;
+      name: string;
+      argv: string[];
+      models: Partial<Record<RoleName, string[]>>;
+      task?: string;
+      resumedFrom?: number;
+    }
+  | { type: 'run-end'; status: RunStatus; reason?: string; result?: unknown }
+  | { type: 'llm-start'; callId: number; role: RoleName; model: string; label?: string }
+  | {
+      type: 'llm-retry';
+      callId: number;
+      role: RoleName;
+      model: string;
+      attempt: number;
+      delayMs: number;
+      reason: string;
+    }
+  | {
+      type: 'llm-end';
+      callId: number;
+      role: RoleName;
+      model: string;
+      label?: string;
+      system?: string;
+      messages: ChatMessage[];
+      text: string;
+      usage: Usage;
+      costUsd: number | null;
+      latencyMs: number;
+      attempts: number;
+    }
+  | {
+      type: 'llm-error';
+      callId: number;
+      role: RoleName;
+      model: string;
+      message: string;
+      attempts: number;
+    }
+  | { type: 'step-start'; step: number }
+  | {
+      type: 'step-end';
+      step: number;
+      action: string;
+      /** Everything needed to resume after this step; written last, once the step is complete. */
+      checkpoint?: unknown;
+    }
+  | {
+      type: 'planner-answer';
+      step: number;
+      level: number;
+      valid: boolean;
+      error?: string;
+      fields?: Record<string, string>;
+    }
+  | { type: 'action-start'; step: number; action: string; input: unknown }
+  | {
+      type: 'action-end';
+      step: number;
+      action: string;
+      ok: boolean;
+      observation: string;
+      display: string;
+      durationMs: number;
+    }
+  | {
+      type: 'execution-end';
+      script: string;
+      args: string[];
+      exitCode: number | null;
+      signal: string | null;
+      timedOut: boolean;
+      durationMs: number;
+      outputPath?: string;
+      metric?: number | null;
+      blocked?: string[];
+    }
+  | { type: 'guard-refusal'; step: number; guard: string; message: string }
+  | {
+      type: 'budget-update';
+      steps: number;
+      tokens: number;
+      costUsd: number | null;
+      elapsedMs: number;
+    }
+  | { type: 'budget-exhausted'; budget: string; message: string }
+  | { type: 'feedback-given'; step: number; decision: 'approve' | 'comment' | 'stop'; comment?: string }
+  | { type: 'stage-start'; stage: string; detail?: string }
+  | { type: 'stage-end'; stage: string; ok: boolean; detail?: string }
+  | { type: 'artifact-write'; path: string; kind: string; description?: string }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+/** An event as stored: the body plus its sequence number and time. */
+export type CodifyEvent = CodifyEventBody & { seq: number; time: string };
+
+export type EventType = CodifyEventBody['type'];
+export type EventOf<T extends EventType> = Extract<CodifyEvent, { type: T }>;
+
+/** Anything that consumes the event stream: the log writer, the terminal, the web app. */
+export type EventSink = (event: CodifyEvent) => void;

@@ -1,0 +1,64 @@
+import type { ModelCaller } from '../llm/types.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import type { Plan } from './planning.js';
+import { askValidated } from './structured-answer.js';
+
+/** requirements.txt from the logic design's third-party packages. */
+export function requirementsText(plan: Plan): string {
+  const lines = plan.logic.requiredPackages.map((pkg) =>
+    pkg.version ? `${pkg.name}>=${pkg.version.replace(/^[<>=~!]+/, '')}` : pkg.name,
+  );
+  return `${[...new Set(lines)].join('\n')}\n`;
+}
+
+/** The smoke command and the full reproduction, as the README and reproduce.sh state them. */
+export function smokeCommand(plan: Plan): string {
+  return `python3 ${plan.logic.entryPoint} --config config_smoke.yaml`;
+}
+
+export function reproduceScript(plan: Plan): string {
+  return [
+    '#!/usr/bin/env bash',
+    '# Reproduces the paper with the settings of config.yaml.',
+    '# Set PYTHON to choose the interpreter; pass --smoke for the seconds-long smoke run.',
+    'set -euo pipefail',
+    'cd "$(dirname "$0")"',
+    'PYTHON="${PYTHON:-python3}"',
+    'CONFIG=config.yaml',
+    'if [ "${1:-}" = "--smoke" ]; then CONFIG=config_smoke.yaml; fi',
+    `"$PYTHON" ${plan.logic.entryPoint} --config "$CONFIG"`,
+    '',
+  ].join('\n');
+}
+
+/** The generated repository's README, written by the model from the design. */
+export async function writeReadme(
+  models: ModelCaller,
+  plan: Plan,
+  design: string,
+  title: string,
+  options: { maxAttempts?: number } = {},
+): Promise<string> {
+  const result = await askValidated(
+    models,
+    {
+      role: 'planner',
+      system: loadPrompt('repo-system'),
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('repo-readme', { design, title, smoke: smokeCommand(plan) }),
+        },
+      ],
+      label: 'readme',
+      expect: 'The README.md, Markdown only.',
+    },
+    (text) => {
+      const body = text.replace(/^```(?:markdown|md)?\n([\s\S]*)\n```\s*$/, '$1').trim();
+      if (!/^#\s/m.test(body)) return 'the README needs a top-level `# ` heading';
+      return { value: `${body}\n` };
+    },
+    options,
+  );
+  return result.value;
+}

@@ -1,0 +1,142 @@
+import type { ModelCaller } from '../llm/types.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import { extractCode } from './code-answer.js';
+import type { Plan } from './planning.js';
+import { pythonInterface } from './python-interface.js';
+import { pythonSyntaxError } from './python-syntax.js';
+import { askValidated } from './structured-answer.js';
+
+export interface GeneratedFile {
+  path: string;
+  content: string;
+}
+
+export interface EarlierFilesView {
+  text: string;
+  /** Files given as their interface only, because the full text no longer fit. */
+  asInterface: string[];
+}
+
+/**
+ * Earlier files for the next generation prompt, each under its name: in full while they
+ * fit in `budgetChars`, otherwise the oldest become interfaces (signatures and docstrings)
+ * until the whole fits.
+ */
+export function earlierFilesView(files: GeneratedFile[], budgetChars: number): EarlierFilesView {
+  if (files.length === 0) return { text: 'No files are written yet.', asInterface: [] };
+  const interfaces = new Map(files.map((file) => [file.path, pythonInterface(file.content)]));
+  const asInterface = new Set<string>();
+  const render = () =>
+    files
+      .map((file) =>
+        asInterface.has(file.path)
+          ? `### ${file.path} (interface only: signatures and docstrings)\n\`\`\`python\n${interfaces.get(file.path) ?? ''}\n\`\`\``
+          : `### ${file.path}\n\`\`\`python\n${file.content.trimEnd()}\n\`\`\``,
+      )
+      .join('\n\n');
+  for (const file of files) {
+    if (render().length <= budgetChars) break;
+    asInterface.add(file.path);
+  }
+  const text = `Files already written (import from them by these names):\n\n${render()}`;
+  return { text, asInterface: [...asInterface] };
+}
+
+export interface GenerationOptions {
+  interpreter: string;
+  earlierBudgetChars: number;
+  maxAttempts?: number;
+  onFile?: (file: GeneratedFile, view: EarlierFilesView) => void;
+}
+
+/** One call per file in dependency order; each answer must hold Python that compiles. */
+export async function generateFiles(
+  models: ModelCaller,
+  plan: Plan,
+  design: string,
+  configYaml: string,
+  analyses: Map<string, string>,
+  options: GenerationOptions,
+): Promise<GeneratedFile[]> {
+  const written: GeneratedFile[] = [];
+  const system = loadPrompt('repo-system');
+  for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
+    const view = earlierFilesView(written, options.earlierBudgetChars);
+    const prompt = loadPrompt('repo-generate', {
+      design,
+      config: configYaml,
+      earlier: view.text,
+      path,
+      analysis: analyses.get(path) ?? '(no analysis)',
+    });
+    const result = await askValidated(
+      models,
+      {
+        role: 'planner',
+        system,
+        messages: [{ role: 'user', content: prompt }],
+        label: `generate ${path}`,
+        expect: `The whole file ${path} in one \`\`\`python block.`,
+      },
+      async (text) => {
+        const code = extractCode(text);
+        if (code === undefined) return 'the answer holds no ```python block';
+        if (/\b(TODO|NotImplementedError)\b/.test(code)) {
+          return 'the file leaves parts unimplemented (TODO or NotImplementedError); implement every function';
+        }
+        const syntax = await pythonSyntaxError(options.interpreter, code);
+        return syntax === undefined ? { value: code } : `the code does not compile: ${syntax}`;
+      },
+      {
+        maxAttempts: options.maxAttempts,
+        retryHint: `Give the whole of ${path} again in one \`\`\`python block.`,
+      },
+    );
+    const file = { path, content: result.value };
+    written.push(file);
+    options.onFile?.(file, view);
+  }
+  return written;
+}
+
+/** Analysis: one call per file, the detailed logic of that file within the design. */
+export async function analyzeFiles(
+  models: ModelCaller,
+  plan: Plan,
+  paperText: string,
+  design: string,
+  options: { maxAttempts?: number } = {},
+): Promise<Map<string, string>> {
+  const analyses = new Map<string, string>();
+  const system = loadPrompt('repo-system');
+  for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
+    const purpose = plan.architecture.files.find((file) => file.path === path)?.purpose ?? '';
+    const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '(not given)';
+    const result = await askValidated(
+      models,
+      {
+        role: 'planner',
+        system,
+        messages: [
+          {
+            role: 'user',
+            content: loadPrompt('repo-analysis', {
+              paper: paperText,
+              design,
+              path,
+              purpose,
+              logic,
+            }),
+          },
+        ],
+        label: `analyze ${path}`,
+        expect: `Markdown: the detailed logic of ${path}.`,
+      },
+      (text) =>
+        text.trim().length < 40 ? 'the analysis is empty or too short' : { value: text.trim() },
+      { maxAttempts: options.maxAttempts },
+    );
+    analyses.set(path, result.value);
+  }
+  return analyses;
+}

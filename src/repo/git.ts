@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+const identity = [
+  '-c',
+  'user.name=codify',
+  '-c',
+  'user.email=codify@localhost',
+  '-c',
+  'commit.gpgsign=false',
+];
+
+/** Makes `dir` a git repository; false (with the reason) when git is not usable here. */
+export async function initRepository(
+  dir: string,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  try {
+    await run('git', ['init', '-q', '-b', 'main', dir]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Commits everything in `dir` as one stage; returns the short hash, or undefined if nothing changed. */
+export async function commitStage(dir: string, message: string): Promise<string | undefined> {
+  await run('git', ['-C', dir, 'add', '-A']);
+  const status = await run('git', ['-C', dir, 'status', '--porcelain']);
+  if (status.stdout.trim() === '') return undefined;
+  await run('git', ['-C', dir, ...identity, 'commit', '-q', '--no-verify', '-m', message]);
+  const hash = await run('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']);
+  return hash.stdout.trim();
+}

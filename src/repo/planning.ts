@@ -1,0 +1,201 @@
+import type { ChatMessage, ModelCaller } from '../llm/types.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import {
+  architectureSchema,
+  configSchema,
+  critiqueSchema,
+  logicDesignSchema,
+  type Architecture,
+  type ConfigAnswer,
+  type LogicDesign,
+} from './schemas.js';
+import { askStructured, askValidated } from './structured-answer.js';
+import { untracedEntries } from './config-yaml.js';
+
+export interface Plan {
+  overall: string;
+  architecture: Architecture;
+  logic: LogicDesign;
+  config: ConfigAnswer;
+  /** Config keys the model could not trace to a quote of the paper; dropped from config.yaml. */
+  dropped: string[];
+}
+
+const planSections = ['Method', 'Data', 'Settings', 'Hyperparameters', 'Metrics', 'Unclear'];
+
+/** The overall plan must hold the six sections, in Markdown headings. */
+export function parseOverallPlan(text: string): { value: string } | string {
+  const missing = planSections.filter(
+    (section) => !new RegExp(`^#{1,3}\\s*${section}\\b`, 'im').test(text),
+  );
+  if (missing.length > 0) return `the plan lacks the section(s) ${missing.join(', ')}`;
+  return { value: text.trim() };
+}
+
+/** One conversation: overall plan → architecture → logic design → config, each checked. */
+export async function planRepository(
+  models: ModelCaller,
+  paperText: string,
+  options: { selfRefine: boolean; maxAttempts?: number; quoteSource?: string },
+): Promise<Plan> {
+  const quoteSource = options.quoteSource ?? paperText;
+  const system = loadPrompt('repo-system');
+  const ask = { role: 'planner' as const, system };
+  let messages: ChatMessage[] = [
+    { role: 'user', content: loadPrompt('repo-plan-overall', { paper: paperText }) },
+  ];
+  const overall = await askValidated(
+    models,
+    { ...ask, messages, label: 'plan-overall', expect: 'A Markdown plan with six sections.' },
+    parseOverallPlan,
+    {
+      maxAttempts: options.maxAttempts,
+      retryHint: 'Give the whole plan again with every section.',
+    },
+  );
+  messages = [...overall.messages, { role: 'user', content: loadPrompt('repo-plan-architecture') }];
+  const architecture = await askStructured(
+    models,
+    {
+      ...ask,
+      messages,
+      label: 'plan-architecture',
+      expect: 'One ```json block: the architecture.',
+    },
+    architectureSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  messages = [...architecture.messages, { role: 'user', content: loadPrompt('repo-plan-logic') }];
+  const logic = await askStructured(
+    models,
+    { ...ask, messages, label: 'plan-logic', expect: 'One ```json block: the logic design.' },
+    logicDesignSchema(architecture.value),
+    { maxAttempts: options.maxAttempts },
+  );
+  messages = [...logic.messages, { role: 'user', content: loadPrompt('repo-plan-config') }];
+  const config = await askStructured(
+    models,
+    { ...ask, messages, label: 'plan-config', expect: 'One ```json block: config entries.' },
+    configSchema,
+    {
+      maxAttempts: options.maxAttempts,
+      check: (value) => {
+        const untraced = untracedEntries(value, quoteSource);
+        if (untraced.length * 2 > value.entries.length) {
+          return `most evidence quotes are not in the paper word for word (${untraced.join(', ')}); copy each quote exactly from the paper, or leave the entry out`;
+        }
+        return undefined;
+      },
+    },
+  );
+  let plan: Plan = {
+    overall: overall.value,
+    architecture: architecture.value,
+    logic: logic.value,
+    config: config.value,
+    dropped: [],
+  };
+  if (options.selfRefine) plan = await refinePlan(models, config.messages, plan, options);
+  return withTracedConfig(plan, quoteSource);
+}
+
+/** config.yaml holds only values the paper states: entries whose quote is not found are dropped. */
+function withTracedConfig(plan: Plan, paperText: string): Plan {
+  const dropped = untracedEntries(plan.config, paperText);
+  const entries = plan.config.entries.filter((entry) => !dropped.includes(entry.key));
+  return { ...plan, config: { ...plan.config, entries }, dropped };
+}
+
+/** --self-refine: a critique of the whole plan, then each artifact revised with the fixes. */
+async function refinePlan(
+  models: ModelCaller,
+  conversation: ChatMessage[],
+  plan: Plan,
+  options: { maxAttempts?: number },
+): Promise<Plan> {
+  const system = loadPrompt('repo-system');
+  const critique = await askStructured(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: [...conversation, { role: 'user', content: loadPrompt('repo-critique') }],
+      label: 'self-refine-critique',
+      expect: 'One ```json block: the problems found.',
+    },
+    critiqueSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  if (critique.value.problems.length === 0) return plan;
+  const problems = critique.value.problems
+    .map((item) => `- ${item.where}: ${item.problem} → ${item.fix}`)
+    .join('\n');
+  const revise = (artifact: string): ChatMessage[] => [
+    ...critique.messages,
+    { role: 'user', content: loadPrompt('repo-revise', { artifact, problems }) },
+  ];
+  const architecture = await askStructured(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: revise('architecture design (JSON)'),
+      label: 'revise-architecture',
+    },
+    architectureSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  const logic = await askStructured(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: [
+        ...architecture.messages,
+        {
+          role: 'user',
+          content: loadPrompt('repo-revise', { artifact: 'logic design (JSON)', problems }),
+        },
+      ],
+      label: 'revise-logic',
+    },
+    logicDesignSchema(architecture.value),
+    { maxAttempts: options.maxAttempts },
+  );
+  const config = await askStructured(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: [
+        ...logic.messages,
+        {
+          role: 'user',
+          content: loadPrompt('repo-revise', { artifact: 'configuration (JSON)', problems }),
+        },
+      ],
+      label: 'revise-config',
+    },
+    configSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  return { ...plan, architecture: architecture.value, logic: logic.value, config: config.value };
+}
+
+/** The design as one text for later stages: architecture, logic design, shared knowledge. */
+export function renderDesign(plan: Plan): string {
+  const files = plan.architecture.files.map((file) => `- ${file.path}: ${file.purpose}`).join('\n');
+  const logic = plan.logic.fileLogic.map((file) => `### ${file.path}\n${file.logic}`).join('\n\n');
+  const packages = plan.logic.requiredPackages
+    .map((pkg) => `${pkg.name}${pkg.version ? ` ${pkg.version}` : ''} (import ${pkg.importName})`)
+    .join(', ');
+  return [
+    `## Approach\n${plan.architecture.implementationApproach}`,
+    `## Files (in dependency order: ${plan.logic.order.join(', ')}; entry point ${plan.logic.entryPoint})\n${files}`,
+    `## Class diagram\n\`\`\`mermaid\n${plan.architecture.classDiagram}\n\`\`\``,
+    `## Sequence diagram\n\`\`\`mermaid\n${plan.architecture.sequenceDiagram}\n\`\`\``,
+    `## Required packages\n${packages || 'standard library only'}`,
+    `## Logic per file\n${logic}`,
+    `## Shared knowledge\n${plan.logic.sharedKnowledge}`,
+  ].join('\n\n');
+}

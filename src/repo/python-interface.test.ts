@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { pythonInterface } from './python-interface.js';
+
+const source = `import numpy as np
+from torch import nn
+
+LEARNING_RATE = 0.1
+helper_cache = {}
+
+
+class Model(nn.Module):
+    """A two-layer network."""
+
+    def __init__(self, hidden: int,
+                 classes: int) -> None:
+        super().__init__()
+        self.layer = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        """Scores for each class.
+
+        x: a batch of features.
+        """
+        return self.layer(x)
+
+
+def train(model, data, epochs=3):
+    for _ in range(epochs):
+        pass
+    return model
+`;
+
+describe('pythonInterface', () => {
+  it('keeps imports, constants, signatures and docstrings, and drops bodies', () => {
+    const result = pythonInterface(source);
+    expect(result).toContain('import numpy as np');
+    expect(result).toContain('LEARNING_RATE = 0.1');
+    expect(result).not.toContain('helper_cache');
+    expect(result).toContain('class Model(nn.Module):\n    """A two-layer network."""');
+    expect(result).toContain(
+      '    def __init__(self, hidden: int,\n                 classes: int) -> None:\n        ...',
+    );
+    expect(result).toContain('x: a batch of features.\n        """\n        ...');
+    expect(result).toContain('def train(model, data, epochs=3):\n    ...');
+    expect(result).not.toContain('self.layer = nn.Linear');
+    expect(result).not.toContain('for _ in range');
+  });
+});

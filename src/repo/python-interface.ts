@@ -1,0 +1,66 @@
+/**
+ * The interface of a Python file: imports, module constants, class and function signatures
+ * with their docstrings, bodies replaced by `...`. Given to later files instead of the full
+ * text once the full text no longer fits.
+ */
+export function pythonInterface(source: string): string {
+  const lines = source.split('\n');
+  const kept: string[] = [];
+  let index = 0;
+  while (index < lines.length) {
+    const line = lines[index] ?? '';
+    const definition = /^(\s*)(async\s+def|def|class)\s/.exec(line);
+    if (definition) {
+      const indent = definition[1] ?? '';
+      const header = collectHeader(lines, index);
+      kept.push(...header.lines);
+      index = header.next;
+      const docstring = collectDocstring(lines, index);
+      kept.push(...docstring.lines);
+      index = docstring.next;
+      if (!definition[2]?.startsWith('class')) kept.push(`${indent}    ...`);
+      continue;
+    }
+    if (/^(import |from \S+ import )/.test(line) || /^[A-Z_][A-Z0-9_]*\s*(:[^=]+)?=/.test(line)) {
+      kept.push(line);
+    } else if (/^\s*@/.test(line)) {
+      kept.push(line);
+    }
+    index += 1;
+  }
+  return kept.join('\n').trim();
+}
+
+function collectHeader(lines: string[], start: number): { lines: string[]; next: number } {
+  const header: string[] = [];
+  let depth = 0;
+  for (let index = start; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    header.push(line);
+    for (const character of line.replace(/#.*$/, '')) {
+      if ('([{'.includes(character)) depth += 1;
+      if (')]}'.includes(character)) depth -= 1;
+    }
+    if (depth <= 0 && /:\s*(#.*)?$/.test(line)) return { lines: header, next: index + 1 };
+    if (depth <= 0 && /:\s*\S/.test(line.replace(/->[^:]*/, '')) && !line.includes('(')) {
+      return { lines: header, next: index + 1 };
+    }
+  }
+  return { lines: header, next: lines.length };
+}
+
+function collectDocstring(lines: string[], start: number): { lines: string[]; next: number } {
+  let index = start;
+  while (index < lines.length && (lines[index] ?? '').trim() === '') index += 1;
+  const first = (lines[index] ?? '').trim();
+  const quote = /^[rRuU]?("""|''')/.exec(first)?.[1];
+  if (quote === undefined) return { lines: [], next: start };
+  const rest = first.slice(first.indexOf(quote) + 3);
+  if (rest.includes(quote)) return { lines: [lines[index] ?? ''], next: index + 1 };
+  const docstring: string[] = [lines[index] ?? ''];
+  for (let next = index + 1; next < lines.length; next += 1) {
+    docstring.push(lines[next] ?? '');
+    if ((lines[next] ?? '').includes(quote)) return { lines: docstring, next: next + 1 };
+  }
+  return { lines: docstring, next: lines.length };
+}

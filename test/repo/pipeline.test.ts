@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
+import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
+import { paperToRepository } from '../../src/repo/pipeline.js';
+import { labelledCaller } from './scripted-paper-model.js';
+
+const paper = `# Ridge on digits
+We fit ridge regression with regularization strength 0.5 on the digits data.
+We train for 3 epochs with a learning rate of 0.1.`;
+
+const json = (value: unknown) =>
+  `Here it is:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+const architecture = {
+  implementationApproach: 'numpy only',
+  files: [
+    { path: 'model.py', purpose: 'the ridge model' },
+    { path: 'main.py', purpose: 'entry point' },
+  ],
+  classDiagram: 'classDiagram\n  class Ridge',
+  sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+};
+const answers = {
+  'plan-overall':
+    '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
+  // The first architecture answer lacks the sequence diagram and must be re-asked.
+  'plan-architecture': (_request: unknown, attempt: number) =>
+    attempt === 1 ? json({ ...architecture, sequenceDiagram: 'graph TD' }) : json(architecture),
+  'plan-logic': json({
+    requiredPackages: [{ name: 'numpy', importName: 'numpy' }],
+    fileLogic: [
+      { path: 'model.py', logic: 'def fit' },
+      { path: 'main.py', logic: 'reads config' },
+    ],
+    order: ['model.py', 'main.py'],
+    sharedKnowledge: 'config keys ridge.alpha',
+    entryPoint: 'main.py',
+  }),
+  'plan-config': json({
+    entries: [
+      { key: 'ridge.alpha', value: 0.5, evidence: 'regularization strength 0.5' },
+      { key: 'training.epochs', value: 3, evidence: 'We train for 3 epochs' },
+      { key: 'training.batch', value: 64, evidence: 'batches of 64 samples' },
+    ],
+    smokeOverrides: [{ key: 'training.epochs', value: 1 }],
+  }),
+  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
+  'generate model.py':
+    '```python\ndef fit(alpha: float) -> float:\n    """Fits."""\n    return alpha * 2\n```',
+  'generate main.py': (_request: unknown, attempt: number) =>
+    attempt === 1
+      ? '```python\ndef broken(:\n```'
+      : '```python\nimport sys\nfrom model import fit\n\nprint("accuracy:", fit(0.5))\nsys.exit(0 if sys.argv[1] == "--config" else 1)\n```',
+  readme: '# Ridge on digits\n\nRun `bash reproduce.sh`.',
+};
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function fakeRun() {
+  const dir = mkdtempSync(join(tmpdir(), 'codify-repo-'));
+  folders.push(dir);
+  const events: CodifyEvent[] = [];
+  return {
+    events,
+    run: {
+      id: 'test',
+      dir,
+      emit(body: CodifyEventBody) {
+        const event = {
+          ...body,
+          seq: events.length + 1,
+          time: new Date().toISOString(),
+        };
+        events.push(event);
+        return event;
+      },
+    },
+  };
+}
+
+describe('paperToRepository', () => {
+  it('plans, analyzes, generates and commits each stage, re-asking invalid answers', async () => {
+    const models = labelledCaller(answers);
+    const { run, events } = fakeRun();
+    const sandbox: Sandbox = {
+      kind: 'none',
+      run: () => Promise.reject(new Error('verify is skipped in this test')),
+    };
+    const result = await paperToRepository({
+      paperText: paper,
+      title: 'Ridge on digits',
+      models,
+      run,
+      sandbox,
+      interpreter: 'python3',
+      limits: defaultLimits,
+      selfRefine: false,
+      repairBudgetSteps: 0,
+      skipVerify: true,
+    });
+    const repo = result.repository;
+    const log = execFileSync('git', ['-C', repo, 'log', '--format=%s'], { encoding: 'utf8' });
+    expect(log.trim().split('\n').reverse()).toEqual([
+      'plan: plan, design and config.yaml',
+      'analyze: logic analysis per file',
+      'generate: 2 files in dependency order',
+      'environment: requirements.txt, reproduce.sh and README',
+    ]);
+    const config = readFileSync(join(repo, 'config.yaml'), 'utf8');
+    expect(config).toContain('alpha: 0.5 # paper: "regularization strength 0.5"');
+    // A quote the paper does not hold is dropped, and the report says so.
+    expect(config).not.toContain('batch');
+    expect(result.report.droppedConfigKeys).toEqual(['training.batch']);
+    expect(readFileSync(join(repo, 'config_smoke.yaml'), 'utf8')).toContain('epochs: 1');
+    expect(readFileSync(join(repo, 'requirements.txt'), 'utf8')).toBe('numpy\n');
+    expect(readFileSync(join(repo, 'main.py'), 'utf8')).toContain('from model import fit');
+    const architectureCalls = models.requests.filter(
+      (request) => request.label === 'plan-architecture',
+    );
+    expect(architectureCalls).toHaveLength(2);
+    expect(architectureCalls[1]?.messages.at(-1)?.content).toContain(
+      'sequenceDiagram: must be a mermaid sequenceDiagram',
+    );
+    const mainCalls = models.requests.filter((request) => request.label === 'generate main.py');
+    expect(mainCalls[1]?.messages.at(-1)?.content).toContain('does not compile');
+    // The generation of main.py names model.py and shows it.
+    expect(mainCalls[0]?.messages[0]?.content).toContain('### model.py');
+    expect(result.report.stages.map((stage) => stage.stage)).toEqual([
+      'plan',
+      'analyze',
+      'generate',
+      'environment',
+    ]);
+    expect(result.report.totals.calls).toBe(models.requests.length);
+    expect(readFileSync(result.reportPath, 'utf8')).toContain('verify was skipped');
+    expect(events.filter((event) => event.type === 'stage-end')).toHaveLength(4);
+  });
+
+  it('refuses an output folder that already holds files', async () => {
+    const { run } = fakeRun();
+    const models = labelledCaller(answers);
+    await expect(
+      paperToRepository({
+        paperText: paper,
+        title: 't',
+        models,
+        run,
+        sandbox: { kind: 'none', run: () => Promise.reject(new Error('unused')) },
+        interpreter: 'python3',
+        limits: defaultLimits,
+        selfRefine: false,
+        repairBudgetSteps: 0,
+        outDir: join(process.cwd(), 'src'),
+      }),
+    ).rejects.toThrow(/already holds .* entries/);
+    expect(models.requests).toHaveLength(0);
+  });
+});

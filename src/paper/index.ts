@@ -1,0 +1,15 @@
+export type {
+  PaperAlgorithm,
+  PaperDocument,
+  PaperFormat,
+  PaperSection,
+  PaperSource,
+  PaperTable,
+} from './document.js';
+export { paperFormats } from './document.js';
+export { PaperError } from './paper-error.js';
+export type { PaperErrorCode } from './paper-error.js';
+export { readPaper } from './read-paper.js';
+export { renderDocument } from './render-document.js';
+export { fitDocument } from './fit-document.js';
+export type { FitOptions, FittedDocument, Summarize } from './fit-document.js';

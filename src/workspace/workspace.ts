@@ -16,6 +16,8 @@ export interface FileVersion {
   path: string;
   reason: string;
   time: string;
+  /** The file did not exist at this version (only ever version 0: created by the agent). */
+  absent?: boolean;
 }
 
 /**

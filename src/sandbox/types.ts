@@ -60,6 +60,8 @@ export interface ExecutionResult {
   /** What the sandbox stopped, in words a person or model can act on. */
   blocked: string[];
   trace?: ExecutionTrace;
+  /** Other things worth knowing about how it ran (e.g. `gpu: true` but no GPU device exists). */
+  notes?: string[];
 }
 
 export interface Sandbox {

@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { bubblewrapArguments, gpuDevices } from './bubblewrap-arguments.js';
+import { executionResult, failedStart } from './execution-result.js';
+import { interpreterLayout } from './interpreter-layout.js';
+import { pythonHelpersFolder } from './python-helpers.js';
+import { prlimitArguments } from './resource-limits.js';
+import { runProcess } from './run-process.js';
+import { sandboxEnvironment } from './sandbox-environment.js';
+import { scriptCommand } from './script-command.js';
+import type { ExecutionRequest, ExecutionResult, Sandbox } from './types.js';
+
+export interface BubblewrapSandboxOptions {
+  bwrapPath: string;
+  prlimitPath: string;
+  outputFileCapBytes: number;
+}
+
+async function runInBubblewrap(
+  options: BubblewrapSandboxOptions,
+  request: ExecutionRequest,
+): Promise<ExecutionResult> {
+  const notes: string[] = [];
+  let workspace: string;
+  let layout;
+  try {
+    workspace = await realpath(request.workspace);
+    layout = await interpreterLayout(request.interpreter);
+  } catch (error) {
+    return failedStart(request, error instanceof Error ? error.message : String(error));
+  }
+  const command = scriptCommand(workspace, request.script, request.args, request.trace);
+  const extraReadOnly = [layout.prefix, layout.basePrefix];
+  if (command.coverPath) extraReadOnly.push(pythonHelpersFolder());
+  if (request.gpu && gpuDevices().length === 0) {
+    notes.push('gpu was requested but this machine has no /dev/nvidia* devices; ran on CPU');
+  }
+  const limited = existsSync(options.prlimitPath)
+    ? prlimitArguments(options.prlimitPath, request.limits)
+    : [];
+  if (limited.length === 0) notes.push('prlimit is missing: no memory or process limit applied');
+  const args = bubblewrapArguments({
+    workspace,
+    readOnlyPaths: request.readOnlyPaths,
+    extraReadOnly,
+    environment: sandboxEnvironment(layout.executable, '/tmp'),
+    network: request.network,
+    gpu: request.gpu,
+    command: [...limited, layout.executable, ...command.arguments],
+  });
+  const outcome = await runProcess({
+    command: options.bwrapPath,
+    args,
+    cwd: workspace,
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+    timeoutMs: request.limits.timeoutMs,
+    outputPath: request.outputPath,
+    outputCapBytes: request.limits.outputCapBytes,
+    outputFileCapBytes: options.outputFileCapBytes,
+    signal: request.signal,
+  });
+  return executionResult(request, outcome, {
+    coverPath: command.coverPath,
+    fileCapBytes: options.outputFileCapBytes,
+    notes,
+  });
+}
+
+/** Runs scripts under bubblewrap: see bubblewrap-arguments.ts for what is isolated. */
+export function bubblewrapSandbox(options: BubblewrapSandboxOptions): Sandbox {
+  return {
+    kind: 'bubblewrap',
+    run: async (request) => {
+      try {
+        return await runInBubblewrap(options, request);
+      } catch (error) {
+        return failedStart(
+          request,
+          `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
+  };
+}

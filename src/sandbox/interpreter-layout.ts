@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+
+/** Where an interpreter really lives, as Python itself reports it (resolves pyenv shims and venvs). */
+export interface InterpreterLayout {
+  /** sys.executable: the binary to run (never a shim). */
+  executable: string;
+  /** sys.prefix and sys.base_prefix (equal outside a virtual environment). */
+  prefix: string;
+  basePrefix: string;
+}
+
+const layoutScript =
+  'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix]))';
+const cache = new Map<string, Promise<InterpreterLayout>>();
+
+function probeLayout(interpreter: string): Promise<InterpreterLayout> {
+  return new Promise((resolve, reject) => {
+    execFile(interpreter, ['-c', layoutScript], { timeout: 30_000 }, (error, stdout) => {
+      if (error) {
+        reject(
+          new Error(
+            `The Python interpreter ${interpreter} could not start: ${error.message.split('\n')[0] ?? ''}. Pass another one with --python PATH.`,
+          ),
+        );
+        return;
+      }
+      try {
+        const [executable, prefix, basePrefix] = JSON.parse(stdout.trim()) as [
+          string,
+          string,
+          string,
+        ];
+        resolve({ executable: executable || interpreter, prefix, basePrefix });
+      } catch {
+        reject(new Error(`The Python interpreter ${interpreter} printed something unexpected.`));
+      }
+    });
+  });
+}
+
+/** The layout of `interpreter`, probed once per path and remembered. */
+export function interpreterLayout(interpreter: string): Promise<InterpreterLayout> {
+  let layout = cache.get(interpreter);
+  if (!layout) {
+    layout = probeLayout(interpreter);
+    cache.set(interpreter, layout);
+    layout.catch(() => cache.delete(interpreter));
+  }
+  return layout;
+}

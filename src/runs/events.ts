@@ -18,8 +18,18 @@ export type CodifyEventBody =
       models: Partial<Record<RoleName, string[]>>;
       task?: string;
       resumedFrom?: number;
+      /** The writing process, so a run index can tell a live run from a killed one. */
+      pid?: number;
+      host?: string;
     }
-  | { type: 'run-end'; status: RunStatus; reason?: string; result?: unknown }
+  | {
+      type: 'run-end';
+      status: RunStatus;
+      reason?: string;
+      result?: unknown;
+      /** Totals over the whole log, so listing runs reads only the last line. */
+      totals?: RunTotals;
+    }
   | { type: 'llm-start'; callId: number; role: RoleName; model: string; label?: string }
   | {
       type: 'llm-retry';
@@ -99,11 +109,30 @@ export type CodifyEventBody =
       elapsedMs: number;
     }
   | { type: 'budget-exhausted'; budget: string; message: string }
-  | { type: 'feedback-given'; step: number; decision: 'approve' | 'comment' | 'stop'; comment?: string }
+  | {
+      type: 'feedback-given';
+      step: number;
+      decision: 'approve' | 'comment' | 'stop';
+      comment?: string;
+    }
   | { type: 'stage-start'; stage: string; detail?: string }
   | { type: 'stage-end'; stage: string; ok: boolean; detail?: string }
   | { type: 'artifact-write'; path: string; kind: string; description?: string }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+/** What a run has spent so far, summed from its events. */
+export interface RunTotals {
+  /** step-end events. */
+  steps: number;
+  /** llm-end events. */
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Sum of the known costs, in dollars. */
+  costUsd: number;
+  /** llm-end events whose cost was null (price unknown); costUsd is then a lower bound. */
+  unpricedCalls: number;
+}
 
 /** An event as stored: the body plus its sequence number and time. */
 export type CodifyEvent = CodifyEventBody & { seq: number; time: string };

@@ -1,0 +1,197 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, join } from 'node:path';
+import type { RoleName } from '../llm/types.js';
+import type { RunContext } from './context.js';
+import { eventLogPath } from './event-log-file.js';
+import { EventLogWriter } from './event-log-writer.js';
+import type {
+  CodifyEvent,
+  CodifyEventBody,
+  EventOf,
+  EventSink,
+  RunMode,
+  RunStatus,
+  RunTotals,
+} from './events.js';
+import { findRun } from './find-run.js';
+import { readEvents } from './read-events.js';
+import { runFolderName } from './run-folder-name.js';
+import { addToTotals, totalsOf } from './run-totals.js';
+import { resolveRunsRoot } from './runs-root.js';
+
+/** A run being recorded: its folder, its event log and the subscribers to its stream. */
+export interface Run extends RunContext {
+  readonly mode: RunMode;
+  readonly name: string;
+  /** Appends to events.jsonl (seq and time assigned here), then hands the event to subscribers. */
+  emit(body: CodifyEventBody): CodifyEvent;
+  /** Adds a consumer of every later event; returns a function that removes it. */
+  subscribe(sink: EventSink): () => void;
+  /** Writes run-end (with the run's totals) and closes the log; later calls do nothing. */
+  close(status: RunStatus, reason?: string, result?: unknown): CodifyEvent | undefined;
+  /** Steps, tokens and cost so far, over the whole log. */
+  totals(): RunTotals;
+  readonly closed: boolean;
+}
+
+export interface CreateRunOptions {
+  /** Where run folders go; default CODIFY_RUNS_DIR, else `<cwd>/runs`. */
+  root?: string;
+  mode: RunMode;
+  name: string;
+  argv?: string[];
+  models?: Partial<Record<RoleName, string[]>>;
+  task?: string;
+  /** The run's start time; default now (tests pin it). */
+  now?: Date;
+}
+
+/** Makes `runs/<yyyymmdd-hhmmss>-<name>-<short id>/` and writes its run-start event. */
+export function createRun(options: CreateRunOptions): Run {
+  const root = resolveRunsRoot(options.root);
+  const now = options.now ?? new Date();
+  let id = runFolderName(options.name, now);
+  while (existsSync(join(root, id))) id = runFolderName(options.name, now);
+  const dir = join(root, id);
+  mkdirSync(dir, { recursive: true });
+  const run = new RecordedRun(
+    id,
+    dir,
+    options.mode,
+    options.name,
+    0,
+    [],
+    EventLogWriter.open(eventLogPath(dir)),
+  );
+  run.emit({
+    type: 'run-start',
+    runId: id,
+    mode: options.mode,
+    name: options.name,
+    argv: options.argv ?? process.argv.slice(2),
+    models: options.models ?? {},
+    ...(options.task === undefined ? {} : { task: options.task }),
+    pid: process.pid,
+    host: hostname(),
+  });
+  return run;
+}
+
+export interface OpenRunOptions {
+  root?: string;
+  argv?: string[];
+  /** Models for the continued run; default those of the run's first run-start. */
+  models?: Partial<Record<RoleName, string[]>>;
+}
+
+/**
+ * Re-opens a run for appending (for `codify resume`): sequence numbers continue, a half-written
+ * last line left by a kill is cut off, and a new run-start with `resumedFrom` (the last seq
+ * before this process) records who continues it.
+ */
+export function openRun(dirOrId: string, options: OpenRunOptions = {}): Run {
+  const dir = findRun(dirOrId, resolveRunsRoot(options.root));
+  const { writer, droppedBytes } = EventLogWriter.reopen(eventLogPath(dir));
+  const { events, problems } = readEvents(dir);
+  const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
+  if (start === undefined) {
+    writer.close();
+    throw new Error(`${dir}/events.jsonl has no run-start event; it cannot be resumed`);
+  }
+  const lastSeq = events.reduce((highest, event) => Math.max(highest, event.seq), 0);
+  const run = new RecordedRun(basename(dir), dir, start.mode, start.name, lastSeq, events, writer);
+  run.emit({
+    type: 'run-start',
+    runId: start.runId,
+    mode: start.mode,
+    name: start.name,
+    argv: options.argv ?? process.argv.slice(2),
+    models: options.models ?? start.models,
+    ...(start.task === undefined ? {} : { task: start.task }),
+    resumedFrom: lastSeq,
+    pid: process.pid,
+    host: hostname(),
+  });
+  if (droppedBytes > 0) {
+    run.emit({
+      type: 'log',
+      level: 'warn',
+      message: `dropped ${droppedBytes} bytes of an event that was being written when the run stopped`,
+    });
+  }
+  for (const problem of problems) {
+    run.emit({
+      type: 'log',
+      level: 'warn',
+      message: `events.jsonl line ${problem.line} is not an event and was skipped: ${problem.message}`,
+    });
+  }
+  return run;
+}
+
+class RecordedRun implements Run {
+  private readonly sinks = new Set<EventSink>();
+  private readonly runningTotals: RunTotals;
+
+  constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly mode: RunMode,
+    readonly name: string,
+    private seq: number,
+    earlierEvents: readonly CodifyEvent[],
+    private readonly writer: EventLogWriter,
+  ) {
+    this.runningTotals = totalsOf(earlierEvents);
+  }
+
+  emit(body: CodifyEventBody): CodifyEvent {
+    if (this.writer.closed) {
+      throw new Error(`run ${this.id} is closed; "${body.type}" was emitted after run-end`);
+    }
+    this.seq += 1;
+    const event = { ...body, seq: this.seq, time: new Date().toISOString() };
+    this.writer.append(event);
+    addToTotals(this.runningTotals, event);
+    for (const sink of this.sinks) {
+      try {
+        sink(event);
+      } catch (error) {
+        // A broken display must not stop the run; the log already holds the event.
+        process.stderr.write(
+          `codify: an event subscriber failed on ${event.type}: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+    }
+    return event;
+  }
+
+  subscribe(sink: EventSink): () => void {
+    this.sinks.add(sink);
+    return () => {
+      this.sinks.delete(sink);
+    };
+  }
+
+  close(status: RunStatus, reason?: string, result?: unknown): CodifyEvent | undefined {
+    if (this.writer.closed) return undefined;
+    const event = this.emit({
+      type: 'run-end',
+      status,
+      ...(reason === undefined ? {} : { reason }),
+      ...(result === undefined ? {} : { result }),
+      totals: { ...this.runningTotals },
+    });
+    this.writer.close();
+    return event;
+  }
+
+  totals(): RunTotals {
+    return { ...this.runningTotals };
+  }
+
+  get closed(): boolean {
+    return this.writer.closed;
+  }
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { succeed } from './action-result.js';
+import { defineAction } from './define-action.js';
+import { pathField } from './input-fields.js';
+
+export const copyFile = defineAction({
+  name: 'Copy File',
+  description:
+    'Copies a file to a new name in the workspace, e.g. the starter code to the file you will edit. Task inputs cannot be overwritten.',
+  pool: 'coding',
+  inputSchema: z.object({ source: pathField, destination: pathField }),
+  usage: { source: 'starter_code.py', destination: 'methodology_implementation.py' },
+  async run({ source, destination }, { workspace }) {
+    const version = await workspace.copy(source, destination);
+    return succeed(
+      `Copied ${source} to ${destination} (version ${version.version} of ${version.path}).`,
+    );
+  },
+});

@@ -1,0 +1,60 @@
+import { copyFile } from './copy-file.js';
+import { executeScript } from './execute-script.js';
+import { finalAnswer } from './final-answer.js';
+import { getCodeDiff } from './get-code-diff.js';
+import { inspectScriptLines } from './inspect-script-lines.js';
+import { listFiles } from './list-files.js';
+import { requestPlanningExpertHelp } from './request-planning-expert-help.js';
+import type { ActionContext, ActionDefinition, ActionResult } from './types.js';
+import { undoEditScript } from './undo-edit-script.js';
+
+/** Every action the agent may take, in the order the planner sees them. */
+export const allActions: ActionDefinition[] = [
+  listFiles,
+  inspectScriptLines,
+  getCodeDiff,
+  copyFile,
+  undoEditScript,
+  executeScript,
+  requestPlanningExpertHelp,
+  finalAnswer,
+] as ActionDefinition[];
+
+function key(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The action a model named, ignoring case, spacing, underscores and stray punctuation. */
+export function findAction(name: string): ActionDefinition | undefined {
+  const wanted = key(name);
+  if (wanted === '') return undefined;
+  return allActions.find((action) => key(action.name) === wanted);
+}
+
+/**
+ * Runs the named action on raw model input; never throws. An unknown name becomes an
+ * observation listing the actions there are.
+ */
+export async function invokeAction(
+  name: string,
+  input: unknown,
+  context: ActionContext,
+): Promise<ActionResult> {
+  const action = findAction(name);
+  if (action === undefined) {
+    const names = allActions.map((candidate) => candidate.name).join(', ');
+    const observation = `There is no action named "${name}". The actions are: ${names}.`;
+    return { ok: false, observation, display: observation };
+  }
+  try {
+    return await action.run(input, context);
+  } catch (error) {
+    // defineAction already catches; this guards actions written without it.
+    const observation = `${action.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { ok: false, observation, display: observation };
+  }
+}
+
+export { defineAction, describeInputProblems } from './define-action.js';
+export { fail, succeed, usageLine } from './action-result.js';
+export type * from './types.js';

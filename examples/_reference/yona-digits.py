@@ -1,0 +1,168 @@
+"""Reference for the yona-digits task: the starter's small CNN trained with YONA augmentation.
+
+Run: python3 methodology_implementation.py  ->  prints `test_accuracy: <float>` on the last line.
+"""
+
+import random
+
+import numpy as np
+import torch
+from sklearn.datasets import load_digits
+from sklearn.model_selection import train_test_split
+from torch import nn
+
+SEED = 0
+TRAIN_SIZE = 400  # a small training set, so that regularization matters
+EPOCHS = 60
+BATCH_SIZE = 32
+LEARNING_RATE = 1e-3
+
+
+def seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+
+
+def load_data():
+    """Returns (train_images, train_labels, test_images, test_labels) as tensors.
+
+    Images have shape (N, 1, 8, 8) with pixel values scaled to [0, 1].
+    """
+    digits = load_digits()
+    images = digits.images.astype(np.float32) / 16.0
+    labels = digits.target.astype(np.int64)
+    train_x, test_x, train_y, test_y = train_test_split(
+        images, labels, train_size=TRAIN_SIZE, random_state=SEED, stratify=labels
+    )
+    return (
+        torch.from_numpy(train_x).unsqueeze(1),
+        torch.from_numpy(train_y),
+        torch.from_numpy(test_x).unsqueeze(1),
+        torch.from_numpy(test_y),
+    )
+
+
+class SmallCNN(nn.Module):
+    def __init__(self, num_classes: int = 10):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, 16, kernel_size=3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, kernel_size=3, padding=1),
+            nn.ReLU(),
+            nn.MaxPool2d(2),  # 8x8 -> 4x4
+        )
+        self.classifier = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(32 * 4 * 4, 64),
+            nn.ReLU(),
+            nn.Linear(64, num_classes),
+        )
+
+    def forward(self, x):
+        return self.classifier(self.features(x))
+
+
+YONA_PROBABILITY = 0.5  # chance that YONA is applied to each training image
+NOISE_MODE = "gaussian"  # "gaussian" or "mask"
+MAX_SHIFT = 1  # the standard augmentation of the kept half: shift by up to 1 pixel
+
+
+def shift_image(image: torch.Tensor, dy: int, dx: int) -> torch.Tensor:
+    """Translates a (C, H, W) image by (dy, dx) pixels, filling vacated pixels with 0."""
+    shifted = torch.zeros_like(image)
+    height, width = image.shape[-2:]
+    source_rows = slice(max(0, -dy), height - max(0, dy))
+    target_rows = slice(max(0, dy), height - max(0, -dy))
+    source_cols = slice(max(0, -dx), width - max(0, dx))
+    target_cols = slice(max(0, dx), width - max(0, -dx))
+    shifted[:, target_rows, target_cols] = image[:, source_rows, source_cols]
+    return shifted
+
+
+def standard_augmentation(half: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Random translation of a half image by (dy, dx) in [-MAX_SHIFT, MAX_SHIFT]^2."""
+    dy, dx = torch.randint(-MAX_SHIFT, MAX_SHIFT + 1, (2,), generator=generator).tolist()
+    return shift_image(half, dy, dx)
+
+
+def noise_like(half: torch.Tensor, generator: torch.Generator, mean: float, std: float) -> torch.Tensor:
+    if NOISE_MODE == "mask":
+        return torch.zeros_like(half)
+    return mean + std * torch.randn(half.shape, generator=generator)
+
+
+def yona(image: torch.Tensor, generator: torch.Generator, mean: float, std: float) -> torch.Tensor:
+    """You Only Need hAlf: split along a random axis, noise one half, augment the other."""
+    height, width = image.shape[-2:]
+    vertical_cut = torch.rand(1, generator=generator).item() < 0.5
+    noise_first = torch.rand(1, generator=generator).item() < 0.5
+    if vertical_cut:  # left | right halves
+        first, second = image[:, :, : width // 2], image[:, :, width // 2 :]
+        concatenate_dimension = 2
+    else:  # top / bottom halves
+        first, second = image[:, : height // 2, :], image[:, height // 2 :, :]
+        concatenate_dimension = 1
+    if noise_first:
+        first = noise_like(first, generator, mean, std)
+        second = standard_augmentation(second, generator)
+    else:
+        first = standard_augmentation(first, generator)
+        second = noise_like(second, generator, mean, std)
+    return torch.cat([first, second], dim=concatenate_dimension)
+
+
+PIXEL_STATISTICS = {"mean": 0.0, "std": 1.0}
+
+
+def augment_batch(images: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Applies YONA to each image of the batch with probability YONA_PROBABILITY."""
+    augmented = images.clone()
+    for index in range(len(images)):
+        if torch.rand(1, generator=generator).item() < YONA_PROBABILITY:
+            augmented[index] = yona(
+                images[index], generator, PIXEL_STATISTICS["mean"], PIXEL_STATISTICS["std"]
+            )
+    return augmented
+
+
+def train(model, train_x, train_y, generator: torch.Generator) -> None:
+    optimizer = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE)
+    loss_function = nn.CrossEntropyLoss()
+    for _epoch in range(EPOCHS):
+        model.train()
+        order = torch.randperm(len(train_x), generator=generator)
+        for start in range(0, len(order), BATCH_SIZE):
+            index = order[start : start + BATCH_SIZE]
+            images = augment_batch(train_x[index], generator)
+            loss = loss_function(model(images), train_y[index])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+@torch.no_grad()
+def evaluate(model, test_x, test_y) -> float:
+    model.eval()
+    predictions = model(test_x).argmax(dim=1)
+    return (predictions == test_y).float().mean().item()
+
+
+def main() -> None:
+    seed_everything(SEED)
+    train_x, train_y, test_x, test_y = load_data()
+    generator = torch.Generator().manual_seed(SEED)
+    PIXEL_STATISTICS["mean"] = train_x.mean().item()
+    PIXEL_STATISTICS["std"] = train_x.std().item()
+    model = SmallCNN()
+    train(model, train_x, train_y, generator)
+    accuracy = evaluate(model, test_x, test_y)
+    print(f"train_size: {len(train_x)}, test_size: {len(test_x)}, epochs: {EPOCHS}")
+    print(f"test_accuracy: {accuracy:.4f}")
+
+
+if __name__ == "__main__":
+    main()

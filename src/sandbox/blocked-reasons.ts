@@ -5,6 +5,8 @@ export interface BlockedInput {
   timeoutMs: number;
   memoryMb: number;
   maxProcesses: number;
+  /** The kernel refused a fork at the process limit (from the pids cgroup). */
+  processLimitReached: boolean;
   signal: string | null;
   truncated: boolean;
   outputBytes: number;
@@ -76,7 +78,7 @@ export function blockedReasons(input: BlockedInput): string[] {
       `read-only path: ${targets.length > 0 ? `${targets.join(', ')} cannot be written` : 'a write was refused'}; task inputs and everything outside the workspace are read-only — write new files in the workspace instead`,
     );
   }
-  if (processPatterns.some((pattern) => pattern.test(input.output))) {
+  if (input.processLimitReached || processPatterns.some((pattern) => pattern.test(input.output))) {
     reasons.push(
       `process limit: the script may have at most ${input.maxProcesses} processes and threads at once; use fewer workers (e.g. DataLoader num_workers=0)`,
     );

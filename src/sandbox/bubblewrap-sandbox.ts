@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { bubblewrapArguments, gpuDevices } from './bubblewrap-arguments.js';
 import { executionResult, failedStart } from './execution-result.js';
 import { interpreterLayout } from './interpreter-layout.js';
+import { createPidsCgroup } from './pids-cgroup.js';
 import { pythonHelpersFolder } from './python-helpers.js';
 import { prlimitArguments } from './resource-limits.js';
 import { runProcess } from './run-process.js';
@@ -48,22 +49,31 @@ async function runInBubblewrap(
     gpu: request.gpu,
     command: [...limited, layout.executable, ...command.arguments],
   });
-  const outcome = await runProcess({
-    command: options.bwrapPath,
-    args,
-    cwd: workspace,
-    env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
-    timeoutMs: request.limits.timeoutMs,
-    outputPath: request.outputPath,
-    outputCapBytes: request.limits.outputCapBytes,
-    outputFileCapBytes: options.outputFileCapBytes,
-    signal: request.signal,
-  });
-  return executionResult(request, outcome, {
-    coverPath: command.coverPath,
-    fileCapBytes: options.outputFileCapBytes,
-    notes,
-  });
+  const cgroup = createPidsCgroup(request.limits.maxProcesses);
+  const launched = cgroup
+    ? cgroup.wrap(options.bwrapPath, args)
+    : { command: options.bwrapPath, args };
+  try {
+    const outcome = await runProcess({
+      ...launched,
+      cwd: workspace,
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+      timeoutMs: request.limits.timeoutMs,
+      outputPath: request.outputPath,
+      outputCapBytes: request.limits.outputCapBytes,
+      outputFileCapBytes: options.outputFileCapBytes,
+      signal: request.signal,
+      killStragglers: () => cgroup?.killAll(),
+    });
+    return await executionResult(request, outcome, {
+      coverPath: command.coverPath,
+      fileCapBytes: options.outputFileCapBytes,
+      notes,
+      processLimitReached: cgroup?.limitReached(),
+    });
+  } finally {
+    await cgroup?.remove();
+  }
 }
 
 /** Runs scripts under bubblewrap: see bubblewrap-arguments.ts for what is isolated. */

@@ -7,7 +7,12 @@ import type { ExecutionRequest, ExecutionResult } from './types.js';
 export async function executionResult(
   request: ExecutionRequest,
   outcome: ProcessOutcome,
-  details: { coverPath?: string; fileCapBytes: number; notes: string[] },
+  details: {
+    coverPath?: string;
+    fileCapBytes: number;
+    notes: string[];
+    processLimitReached?: boolean;
+  },
 ): Promise<ExecutionResult> {
   const notes = [...details.notes];
   const memoryExceeded = !outcome.timedOut && detectMemoryExceeded(outcome.output, outcome.signal);
@@ -18,6 +23,7 @@ export async function executionResult(
     timeoutMs: request.limits.timeoutMs,
     memoryMb: request.limits.memoryMb,
     maxProcesses: request.limits.maxProcesses,
+    processLimitReached: details.processLimitReached ?? false,
     signal: outcome.signal,
     truncated: outcome.truncated,
     outputBytes: outcome.outputBytes,

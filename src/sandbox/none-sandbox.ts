@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { executionResult, failedStart } from './execution-result.js';
 import { interpreterLayout } from './interpreter-layout.js';
+import { createPidsCgroup } from './pids-cgroup.js';
 import { killMarkedProcesses } from './process-tree.js';
 import { prlimitArguments } from './resource-limits.js';
 import { runProcess } from './run-process.js';
@@ -36,18 +37,23 @@ async function runDirectly(
   const notes = ['ran without a sandbox (--sandbox none)'];
   if (request.gpu) notes.push('gpu: without a sandbox the script sees whatever devices exist');
   const command = scriptCommand(workspace, request.script, request.args, request.trace);
+  // no RLIMIT_NPROC here: outside a user namespace it counts every process of the user
   const limited = existsSync(options.prlimitPath)
-    ? prlimitArguments(options.prlimitPath, request.limits)
+    ? prlimitArguments(options.prlimitPath, request.limits, { processes: false })
     : [];
   const [program, ...programArguments] = [...limited, layout.executable, ...command.arguments];
   const home = await mkdtemp(join(tmpdir(), 'codify-run-'));
   // every descendant inherits this marker, so even ones that daemonize can be found and killed
   const marker = `CODIFY_RUN_MARKER=${randomUUID()}`;
   const [markerName = '', markerValue = ''] = marker.split('=');
+  const cgroup = createPidsCgroup(request.limits.maxProcesses);
+  const programName = program ?? layout.executable;
+  const launched = cgroup
+    ? cgroup.wrap(programName, programArguments)
+    : { command: programName, args: programArguments };
   try {
     const outcome = await runProcess({
-      command: program ?? layout.executable,
-      args: programArguments,
+      ...launched,
       cwd: workspace,
       env: { ...sandboxEnvironment(layout.executable, home), [markerName]: markerValue },
       timeoutMs: request.limits.timeoutMs,
@@ -56,6 +62,7 @@ async function runDirectly(
       outputFileCapBytes: options.outputFileCapBytes,
       signal: request.signal,
       killStragglers: () => {
+        cgroup?.killAll();
         killMarkedProcesses(marker);
       },
     });
@@ -63,8 +70,10 @@ async function runDirectly(
       coverPath: command.coverPath,
       fileCapBytes: options.outputFileCapBytes,
       notes,
+      processLimitReached: cgroup?.limitReached(),
     });
   } finally {
+    await cgroup?.remove();
     await rm(home, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,9 +20,18 @@ export interface TestWorkspace {
   remove(): Promise<void>;
 }
 
+/**
+ * Outside /tmp when possible: the sandbox has a private /tmp, so a workspace under /tmp
+ * would make its parent folders look writable (in the private copy) and hide what the
+ * tests check for real workspaces (runs/… under a project folder).
+ */
+function testBase(): string {
+  return existsSync('/var/tmp') ? '/var/tmp' : tmpdir();
+}
+
 /** A run folder with a workspace inside it, like the real layout (runs/<id>/workspace). */
 export async function makeWorkspace(limits: Partial<SandboxLimits> = {}): Promise<TestWorkspace> {
-  const root = await mkdtemp(join(tmpdir(), 'codify-sandbox-test-'));
+  const root = await mkdtemp(join(testBase(), 'codify-sandbox-test-'));
   const workspace = join(root, 'workspace');
   const outputPath = join(root, 'output.txt');
   const { mkdir } = await import('node:fs/promises');

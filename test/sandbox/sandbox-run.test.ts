@@ -1,8 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, noSandboxWarning } from '../../src/sandbox/index.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { makeWorkspace, type TestWorkspace } from './sandbox-fixtures.js';
+
+/** Host processes whose command line mentions `text`. */
+function processesWithArgument(text: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (commandLine.includes(text) && !commandLine.includes('daemon.py')) found.push(commandLine);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
 
 const environmentScript = `
 import json, os, sys
@@ -62,6 +78,30 @@ describe.each(['bubblewrap', 'none'] as const)('the %s sandbox runs a script', (
     expect(result.timedOut).toBe(true);
     expect(result.output).toContain('started');
     expect(result.blocked.join('\n')).toMatch(/^timeout: the script was stopped after 2 s/m);
+  });
+
+  it('kills daemonized grandchildren at the timeout too', async () => {
+    workspace = await makeWorkspace({ timeoutMs: 2000 });
+    const marker = String(900_000 + Math.floor(Math.random() * 90_000));
+    await workspace.write(
+      'daemon.py',
+      `import os, subprocess, time
+subprocess.Popen(["sleep", "${marker}"], start_new_session=True)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execvp("sleep", ["sleep", "${marker}.5"])
+    os._exit(0)
+print("daemons started", flush=True)
+while True:
+    time.sleep(1)
+`,
+    );
+    const result = await sandbox.run(workspace.request('daemon.py'));
+    expect(result.timedOut).toBe(true);
+    expect(result.output).toContain('daemons started');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesWithArgument(marker)).toEqual([]);
   });
 });
 

@@ -162,3 +162,48 @@ describe('paperToRepository', () => {
     expect(models.requests).toHaveLength(0);
   });
 });
+
+describe('paperToRepository verify', () => {
+  it('runs the smoke entry point in the real sandbox, and repairs a failing repository', async () => {
+    const { createSandbox } = await import('../../src/sandbox/index.js');
+    const { writeFileSync } = await import('node:fs');
+    const sandbox = await createSandbox('bubblewrap');
+    const failing = {
+      ...answers,
+      'generate main.py':
+        '```python\nimport sys\nfrom model import fit\n\nprint("accuracy:", fit(0.5))\nraise SystemExit("config key missing: ridge.alpha")\n```',
+    };
+    const { run, events } = fakeRun();
+    const repairs: string[] = [];
+    const result = await paperToRepository({
+      paperText: paper,
+      title: 'Ridge on digits',
+      models: labelledCaller(failing),
+      run,
+      sandbox,
+      interpreter: '/usr/bin/python3',
+      limits: { ...defaultLimits, timeoutMs: 30_000 },
+      selfRefine: false,
+      repairBudgetSteps: 5,
+      makeRepairer: (repoDir) => (failure) => {
+        repairs.push(failure.outputTail);
+        writeFileSync(
+          join(repoDir, 'main.py'),
+          'from model import fit\nprint("accuracy:", fit(0.5))\n',
+        );
+        return Promise.resolve({ steps: 2 });
+      },
+    });
+    expect(repairs).toHaveLength(1);
+    expect(repairs[0]).toContain('config key missing: ridge.alpha');
+    expect(result.report.verify.ok).toBe(true);
+    expect(result.report.verify.summary).toContain('after repair (2 agent steps');
+    const smokeRuns = events.filter((event) => event.type === 'execution-end');
+    expect(smokeRuns.map((event) => event.exitCode)).toEqual([1, 0]);
+    const log = execFileSync('git', ['-C', result.repository, 'log', '--format=%s'], {
+      encoding: 'utf8',
+    });
+    expect(log.split('\n')[0]).toBe('verify: repairs after the smoke run');
+    expect(readFileSync(result.reportPath, 'utf8')).toContain('**Verify: runs**');
+  });
+});

@@ -32,4 +32,10 @@ export interface Task {
   files: TaskFiles;
   /** Paths (relative to the task folder) copied into the workspace as read-only inputs. */
   inputFiles: string[];
+  /**
+   * The folder `inputFiles`, `entrypoint` and `output` are relative to, which the workspace
+   * mirrors. Absent or equal to `dir` for codify tasks; `<dir>/env` for MLAgentBench tasks
+   * (their scripts run inside env/). Read it as `task.inputDir ?? task.dir`.
+   */
+  inputDir?: string;
 }

@@ -1,0 +1,73 @@
+import { loadPrompt } from '../prompts/load-prompt.js';
+import type { Task } from './types.js';
+
+function section(title: string, content: string | undefined): string {
+  if (content === undefined) return '';
+  return loadPrompt('problem-statement-section', { title, content: content.trim() }).trim();
+}
+
+function pythonBlock(code: string): string {
+  return `\`\`\`python\n${code.trimEnd()}\n\`\`\``;
+}
+
+/** How the script is run, as a person would type it. */
+export function commandLine(task: Task, script: string): string {
+  return ['`python', script, ...task.args].join(' ') + '`';
+}
+
+/** One paragraph, so it reads as a single item of the list it is placed in. */
+function paragraph(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}
+
+function measurement(task: Task): string {
+  const starterPerformance = task.files.starterPerformance
+    ? `The starter code achieves: ${task.files.starterPerformance.trim()}`
+    : '';
+  if (!task.metric) {
+    return paragraph(
+      loadPrompt('problem-statement-no-metric', { starter_performance: starterPerformance }),
+    );
+  }
+  return paragraph(
+    loadPrompt('problem-statement-metric', {
+      metric_name: task.metric.name,
+      direction: task.metric.goal === 'max' ? 'higher' : 'lower',
+      pattern: task.metric.pattern,
+      starter_performance: starterPerformance,
+    }),
+  );
+}
+
+/**
+ * The instructions the agent works from: the task's problem_statement.txt when it brings
+ * one, otherwise generated from prompts/problem-statement.md and the task's files.
+ */
+export function problemStatement(task: Task): string {
+  if (task.files.problemStatement !== undefined) return task.files.problemStatement;
+  const subparts = task.files.subparts.map((subpart) =>
+    section(
+      `Reference code (read it, do not run it): ${subpart.name}`,
+      pythonBlock(subpart.content),
+    ),
+  );
+  const sections = [
+    section('The dataset', task.files.dataset),
+    section('The method as pseudocode', task.files.pseudocode),
+    section('Background already implemented in the starter code', task.files.supplementary),
+    ...subparts,
+  ]
+    .filter((text) => text !== '')
+    .map((text) => `${text}\n\n`)
+    .join('');
+  return loadPrompt('problem-statement', {
+    name: task.name,
+    methodology: task.files.methodology.trim(),
+    sections,
+    entrypoint: task.entrypoint,
+    starter_code: task.files.starterCode.trimEnd(),
+    output: task.output,
+    command: commandLine(task, task.output),
+    measurement: measurement(task),
+  });
+}

@@ -1,0 +1,56 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadTask } from '../../src/tasks/load-task.js';
+import { problemStatement } from '../../src/tasks/problem-statement.js';
+import { fixtureTask } from './fixture-paths.js';
+
+describe('problemStatement', () => {
+  it('holds the methodology, the task files, the output name and how it is measured', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    const statement = problemStatement(task);
+    expect(statement).toContain('# Task: threshold-classifier');
+    expect(statement).toContain(task.files.methodology.trim());
+    expect(statement).toContain('## The dataset\n\ndata.csv holds one feature');
+    expect(statement).toContain('## The method as pseudocode\n\nthreshold = mean(train features)');
+    expect(statement).toContain('Accuracy is the share of test rows');
+    expect(statement).toContain('subpart_2_1.py\n\n```python\ndef predict(x, cut):');
+    expect(statement).toContain('```python\nimport csv\n');
+    expect(statement).toContain('Write your implementation to `methodology_implementation.py`');
+    expect(statement).toContain('`python methodology_implementation.py`');
+    expect(statement).toContain('"accuracy" (higher is better)');
+    expect(statement).toContain('`^accuracy: ([0-9.]+)`');
+    expect(statement).not.toContain('{{');
+    expect(statement.indexOf('subpart_2_1.py')).toBeLessThan(statement.indexOf('subpart_10_1.py'));
+  });
+
+  it('mentions the starter performance and a lower-is-better goal', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    task.metric = { name: 'loss', pattern: 'loss: (\\S+)', goal: 'min' };
+    task.files.starterPerformance = 'loss: 0.42';
+    task.args = ['--epochs', '3'];
+    const statement = problemStatement(task);
+    expect(statement).toContain('"loss" (lower is better)');
+    expect(statement).toContain('The starter code achieves: loss: 0.42');
+    expect(statement).toContain('`python methodology_implementation.py --epochs 3`');
+  });
+
+  it('says so when the task has no metric', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    delete task.metric;
+    expect(problemStatement(task)).toContain('This task declares no metric');
+  });
+
+  it('uses the task’s problem_statement.txt instead when there is one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'codify-statement-'));
+    try {
+      await cp(fixtureTask('good-task'), dir, { recursive: true });
+      await writeFile(join(dir, 'problem_statement.txt'), 'Just make it better, write out.py.\n');
+      const task = await loadTask(dir);
+      expect(problemStatement(task)).toBe('Just make it better, write out.py.\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,6 +17,13 @@ describe('interpreter discovery', () => {
     expect(message).toContain('--python');
   });
 
+  it('counts a pyenv shim and the binary behind it once', async () => {
+    const choice = await findInterpreter(['no_such_module_xyz']);
+    const executables = choice.probes.map((probe) => probe.executable);
+    expect(new Set(executables).size).toBe(executables.length);
+    for (const probe of choice.probes) expect(probe.executable).not.toContain('/shims/');
+  });
+
   it('honours an explicit interpreter', async () => {
     const choice = await findInterpreter(['json'], '/usr/bin/python3');
     expect(choice.chosen?.path).toBe('/usr/bin/python3');

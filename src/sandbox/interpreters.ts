@@ -7,6 +7,8 @@ import { access, constants } from 'node:fs/promises';
 export interface InterpreterProbe {
   path: string;
   realPath: string;
+  /** sys.executable, resolved: the real binary behind a pyenv shim or a symlink. */
+  executable: string;
   version: string;
   modules: Record<string, boolean>;
 }
@@ -28,7 +30,7 @@ for name in names:
         found[name] = True
     except BaseException:
         found[name] = False
-print(json.dumps({"version": sys.version.split()[0], "modules": found}))
+print(json.dumps({"version": sys.version.split()[0], "executable": sys.executable, "modules": found}))
 `;
 
 async function isExecutable(path: string): Promise<boolean> {
@@ -92,11 +94,22 @@ export function probeInterpreter(
           const lines = stdout.trim().split('\n');
           const parsed = JSON.parse(lines[lines.length - 1] ?? '') as {
             version: string;
+            executable: string;
             modules: Record<string, boolean>;
           };
-          realpath(path)
-            .then((realPath) => resolve({ path, realPath, ...parsed }))
-            .catch(() => resolve({ path, realPath: path, ...parsed }));
+          const resolvePath = (target: string): Promise<string> =>
+            realpath(target).catch(() => target);
+          Promise.all([resolvePath(path), resolvePath(parsed.executable || path)])
+            .then(([realPath, executable]) =>
+              resolve({
+                path,
+                realPath,
+                executable,
+                version: parsed.version,
+                modules: parsed.modules,
+              }),
+            )
+            .catch(reject);
         } catch {
           reject(new Error(`${path} printed something unexpected when probed`));
         }
@@ -118,9 +131,13 @@ export async function findInterpreter(
 ): Promise<InterpreterChoice> {
   const probes: InterpreterProbe[] = [];
   const failures: InterpreterCandidateFailure[] = [];
+  // a pyenv shim and the binary it runs are one interpreter: probe reports sys.executable
+  const seenExecutables = new Set<string>();
   for (const path of await candidateInterpreters(explicit)) {
     try {
       const probe = await probeInterpreter(path, requires);
+      if (seenExecutables.has(probe.executable)) continue;
+      seenExecutables.add(probe.executable);
       probes.push(probe);
       const missing = requires.filter((name) => !probe.modules[name]);
       if (missing.length === 0) return { chosen: probe, probes, failures };

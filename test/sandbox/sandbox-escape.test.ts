@@ -258,3 +258,33 @@ attempt("new", lambda: open("results.csv", "w").write("ok"))
     }
   });
 });
+
+describe('an interpreter that lives under a hidden folder (pyenv under /root)', () => {
+  const shim = '/root/.pyenv/shims/python3';
+  it.skipIf(!existsSync(shim))('runs, with only its own prefix visible', async () => {
+    const sandbox = await createSandbox('bubblewrap');
+    const workspace = await makeWorkspace();
+    try {
+      await workspace.write(
+        'which.py',
+        `${attemptHelper}
+import os, sys
+attempt("executable", lambda: sys.executable)
+attempt("numpy", lambda: __import__("numpy").__name__)
+attempt("root", lambda: os.listdir("/root"))
+attempt("pyenv", lambda: os.listdir("/root/.pyenv"))
+attempt("bashrc", lambda: open("/root/.bashrc").read())
+`,
+      );
+      const result = await sandbox.run(workspace.request('which.py', { interpreter: shim }));
+      const lines = attemptLines(result.output);
+      expect(lines.executable).toMatch(/^ok '\/root\/\.pyenv\/versions\/[^/]+\/bin\/python/);
+      expect(lines.numpy).toBe("ok 'numpy'");
+      expect(lines.root).toBe("ok ['.pyenv']");
+      expect(lines.pyenv).toBe("ok ['versions']");
+      expect(lines.bashrc).toMatch(/^FileNotFoundError/);
+    } finally {
+      await workspace.remove();
+    }
+  });
+});

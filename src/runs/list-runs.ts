@@ -1,0 +1,163 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { eventLogPath } from './event-log-file.js';
+import type { CodifyEvent, EventOf, RunMode, RunStatus, RunTotals } from './events.js';
+import { parseEventLine, parseEventLines } from './parse-event-lines.js';
+import { listRunIds } from './run-folders.js';
+import { totalsOf } from './run-totals.js';
+
+/**
+ * A run without run-end is `running` while the process that wrote its last run-start is alive,
+ * and `killed` once it is not. For a run written on another host, where the process cannot be
+ * checked, it counts as running until its log has been quiet for `quietMsForOtherHosts`.
+ */
+export type RunListStatus = RunStatus | 'running' | 'killed' | 'unreadable';
+
+export interface RunSummary {
+  id: string;
+  dir: string;
+  name: string;
+  mode: RunMode | 'unknown';
+  status: RunListStatus;
+  /** ISO time of the first event. */
+  startedAt: string;
+  /** ISO time of the last complete event. */
+  lastEventAt: string;
+  totals: RunTotals;
+  /** Why the log could not be summarized (status `unreadable`). */
+  problem?: string;
+}
+
+export interface ListRunsOptions {
+  /** See RunListStatus; default 30 minutes. */
+  quietMsForOtherHosts?: number;
+  now?: number;
+}
+
+/** Summaries of every run under a root, oldest first. */
+export function listRuns(root: string, options: ListRunsOptions = {}): RunSummary[] {
+  return listRunIds(root).map((id) => summarizeRun(join(root, id), options));
+}
+
+const headBytes = 64 * 1024;
+
+/**
+ * Summarizes one run. A finished run is read at its two ends only (run-start, and run-end with
+ * its totals); a run still going, or one written before totals existed, is read in full.
+ */
+export function summarizeRun(dir: string, options: ListRunsOptions = {}): RunSummary {
+  const id = dir.split('/').at(-1) ?? dir;
+  const descriptor = openSync(eventLogPath(dir), 'r');
+  try {
+    const stats = fstatSync(descriptor);
+    const size = stats.size;
+    const first = readFirstLine(descriptor, size);
+    const last = readLastLine(descriptor, size);
+    if (first?.type === 'run-start' && last?.type === 'run-end' && last.totals !== undefined) {
+      return {
+        id,
+        dir,
+        name: first.name,
+        mode: first.mode,
+        status: last.status,
+        startedAt: first.time,
+        lastEventAt: last.time,
+        totals: last.totals,
+      };
+    }
+    const whole = Buffer.alloc(size);
+    readSync(descriptor, whole, 0, size, 0);
+    const { events } = parseEventLines(whole);
+    return summarizeEvents(id, dir, events, stats.mtimeMs, options);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function summarizeEvents(
+  id: string,
+  dir: string,
+  events: CodifyEvent[],
+  modifiedMs: number,
+  options: ListRunsOptions,
+): RunSummary {
+  const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
+  const lastEvent = events.at(-1);
+  if (start === undefined || lastEvent === undefined) {
+    return {
+      id,
+      dir,
+      name: id,
+      mode: 'unknown',
+      status: 'unreadable',
+      startedAt: new Date(modifiedMs).toISOString(),
+      lastEventAt: new Date(modifiedMs).toISOString(),
+      totals: totalsOf(events),
+      problem: 'events.jsonl has no run-start event',
+    };
+  }
+  let latestStart = start;
+  let end: EventOf<'run-end'> | undefined;
+  for (const event of events) {
+    if (event.type === 'run-start') {
+      latestStart = event;
+      end = undefined;
+    } else if (event.type === 'run-end') end = event;
+  }
+  return {
+    id,
+    dir,
+    name: start.name,
+    mode: start.mode,
+    status: end?.status ?? liveness(latestStart, modifiedMs, options),
+    startedAt: start.time,
+    lastEventAt: lastEvent.time,
+    totals: totalsOf(events),
+  };
+}
+
+function liveness(
+  start: EventOf<'run-start'>,
+  modifiedMs: number,
+  options: ListRunsOptions,
+): 'running' | 'killed' {
+  if (start.pid !== undefined && start.host === hostname()) {
+    return processAlive(start.pid) ? 'running' : 'killed';
+  }
+  const quietMs = (options.now ?? Date.now()) - modifiedMs;
+  return quietMs > (options.quietMsForOtherHosts ?? 30 * 60_000) ? 'killed' : 'running';
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readFirstLine(descriptor: number, size: number): CodifyEvent | undefined {
+  const chunk = Buffer.alloc(Math.min(size, headBytes));
+  readSync(descriptor, chunk, 0, chunk.length, 0);
+  const newline = chunk.indexOf(0x0a);
+  if (newline === -1) return undefined;
+  const parsed = parseEventLine(chunk.toString('utf8', 0, newline));
+  return typeof parsed === 'string' ? undefined : parsed;
+}
+
+/** The last complete line, if it fits in the tail chunk; undefined sends the caller to a full read. */
+function readLastLine(descriptor: number, size: number): CodifyEvent | undefined {
+  const length = Math.min(size, headBytes);
+  const start = size - length;
+  const chunk = Buffer.alloc(length);
+  readSync(descriptor, chunk, 0, length, start);
+  const end = chunk.lastIndexOf(0x0a);
+  if (end === -1) return undefined;
+  const previous = end === 0 ? -1 : chunk.lastIndexOf(0x0a, end - 1);
+  if (previous === -1 && start > 0) return undefined;
+  const parsed = parseEventLine(chunk.toString('utf8', previous + 1, end));
+  return typeof parsed === 'string' ? undefined : parsed;
+}

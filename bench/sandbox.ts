@@ -41,7 +41,10 @@ function median(values: number[]): number {
 
 function plainPython(): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile(interpreter, ['-c', 'pass'], (error) => (error ? reject(error) : resolve()));
+    execFile(interpreter, ['-c', 'pass'], (error) => {
+      if (error) reject(new Error(`${interpreter} -c pass failed: ${error.message}`));
+      else resolve();
+    });
   });
 }
 

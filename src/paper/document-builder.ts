@@ -9,6 +9,7 @@ import { emptySection } from './document.js';
 import {
   isAbstractHeading,
   isReferencesHeading,
+  normalizeCaption,
   normalizeWhitespace,
   stripHeadingNumber,
 } from './normalize.js';
@@ -56,14 +57,21 @@ export class DocumentBuilder {
     open.parts.push(renderEquation(equation));
   }
 
-  table(table: PaperTable): void {
+  table(found: PaperTable): void {
     const open = this.current();
+    const caption = normalizeCaption(found.caption);
+    const table: PaperTable =
+      caption === undefined ? { rows: found.rows } : { caption, rows: found.rows };
+    if (found.raw !== undefined) table.raw = found.raw;
     open.section.tables.push(table);
     open.parts.push(renderTable(table));
   }
 
-  algorithm(algorithm: PaperAlgorithm): void {
+  algorithm(found: PaperAlgorithm): void {
     const open = this.current();
+    const caption = normalizeCaption(found.caption);
+    const algorithm: PaperAlgorithm =
+      caption === undefined ? { text: found.text } : { caption, text: found.text };
     open.section.algorithms.push(algorithm);
     open.parts.push(renderAlgorithm(algorithm));
   }

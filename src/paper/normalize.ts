@@ -37,3 +37,10 @@ export function splitAuthors(line: string): string[] {
     .map((name) => normalizeWhitespace(name.replace(/[*_]/g, '')))
     .filter((name) => name.length > 0);
 }
+
+/** A caption without surrounding whitespace and its final period. */
+export function normalizeCaption(caption: string | undefined): string | undefined {
+  if (caption === undefined) return undefined;
+  const text = normalizeWhitespace(caption).replace(/\.$/, '');
+  return text.length > 0 ? text : undefined;
+}

@@ -5,8 +5,8 @@ import { splitAuthors } from './normalize.js';
 
 const headingPattern = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const fencePattern = /^(```+|~~~+)\s*([\w-]*)/;
-const tableCaptionPattern = /^\W{0,2}Table\s+\d+\s*[.:]\W{0,2}\s*(.*?)\W{0,2}$/i;
-const algorithmCaptionPattern = /^\W{0,2}Algorithm\s+\d+\s*[.:]\W{0,2}\s*(.*?)\W{0,2}$/i;
+const tableCaptionPattern = /^[*_]{0,2}Table\s+\d+\s*[.:][*_]{0,2}\s*(.*?)[*_]{0,2}$/i;
+const algorithmCaptionPattern = /^[*_]{0,2}Algorithm\s+\d+\s*[.:][*_]{0,2}\s*(.*?)[*_]{0,2}$/i;
 const tableSeparatorPattern = /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$/;
 
 interface FrontMatter {

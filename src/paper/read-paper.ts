@@ -2,6 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { PaperDocument, PaperFormat } from './document.js';
 import { PaperError } from './paper-error.js';
+import { findMainTex } from './find-main-tex.js';
+import { readLatex } from './read-latex.js';
 import { readMarkdown } from './read-markdown.js';
 
 const supported =
@@ -41,13 +43,7 @@ export async function readPaper(path: string): Promise<PaperDocument> {
     throw new PaperError('missing', path, `Paper not found: ${path}. Check the path.`);
   }
   const info = await stat(path);
-  if (info.isDirectory()) {
-    throw new PaperError(
-      'unknown-format',
-      path,
-      `${path} is a folder without a main .tex file. Give a file instead; supported: ${supported}.`,
-    );
-  }
+  if (info.isDirectory()) return readLatex(await findMainTex(path));
   const bytes = await readFile(path);
   if (bytes.toString('utf8').trim().length === 0) {
     throw new PaperError(
@@ -60,6 +56,8 @@ export async function readPaper(path: string): Promise<PaperDocument> {
   switch (format) {
     case 'markdown':
       return readMarkdown(bytes.toString('utf8'), path);
+    case 'latex':
+      return readLatex(path);
     default:
       throw new PaperError(
         'unknown-format',

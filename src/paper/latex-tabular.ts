@@ -1,0 +1,47 @@
+import { readGroup, skipSpaces } from './latex-groups.js';
+import { cleanLatexInline } from './latex-inline.js';
+
+/** Splits on a separator outside braces and not escaped. */
+function splitTop(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '\\' && !text.startsWith(separator, index)) {
+      index += 1;
+      continue;
+    }
+    if (character === '{') depth += 1;
+    else if (character === '}') depth -= 1;
+    else if (depth === 0 && text.startsWith(separator, index)) {
+      parts.push(text.slice(start, index));
+      start = index + separator.length;
+      index += separator.length - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** The cells of a `tabular` body (after its column specification), row by row. */
+export function tabularRows(body: string): string[][] {
+  const withoutRules = body
+    .replace(/\\(hline|toprule|midrule|bottomrule|endhead|endfirsthead)\b/g, '')
+    .replace(/\\(cline|cmidrule)(\([^)]*\))?\{[^}]*\}/g, '')
+    .replace(/\\multicolumn\{[^}]*\}\{[^}]*\}/g, '')
+    .replace(/\\multirow\{[^}]*\}\{[^}]*\}/g, '');
+  return splitTop(withoutRules, '\\\\')
+    .map((row) => splitTop(row, '&').map((cell) => cleanLatexInline(cell).replace(/\s+/g, ' ')))
+    .filter((row) => row.some((cell) => cell.length > 0));
+}
+
+/** Skips a tabular's column specification (and a `tabular*` width) at the body's start. */
+export function skipColumnSpecification(body: string, starred: boolean): string {
+  let position = skipSpaces(body, 0);
+  if (starred) position = skipSpaces(body, readGroup(body, position)?.end ?? position);
+  const optional = readGroup(body, position, '[', ']');
+  if (optional) position = skipSpaces(body, optional.end);
+  const specification = readGroup(body, position);
+  return body.slice(specification?.end ?? position);
+}

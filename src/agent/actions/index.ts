@@ -1,21 +1,33 @@
+import { checkImplementation } from './check-implementation.js';
 import { copyFile } from './copy-file.js';
+import { editScript } from './edit-script.js';
+import { editScriptWithContext } from './edit-script-with-context.js';
 import { executeScript } from './execute-script.js';
 import { finalAnswer } from './final-answer.js';
 import { getCodeDiff } from './get-code-diff.js';
 import { inspectScriptLines } from './inspect-script-lines.js';
 import { listFiles } from './list-files.js';
+import { reflection } from './reflection.js';
 import { requestPlanningExpertHelp } from './request-planning-expert-help.js';
 import type { ActionContext, ActionDefinition, ActionResult } from './types.js';
 import { undoEditScript } from './undo-edit-script.js';
+import { understandFile } from './understand-file.js';
+import { understandFileWithCodeContext } from './understand-file-with-code-context.js';
 
 /** Every action the agent may take, in the order the planner sees them. */
 export const allActions: ActionDefinition[] = [
   listFiles,
+  understandFile,
+  understandFileWithCodeContext,
   inspectScriptLines,
   getCodeDiff,
   copyFile,
+  editScript,
+  editScriptWithContext,
   undoEditScript,
   executeScript,
+  reflection,
+  checkImplementation,
   requestPlanningExpertHelp,
   finalAnswer,
 ] as ActionDefinition[];

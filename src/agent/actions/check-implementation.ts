@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { loadPrompt } from '../../prompts/load-prompt.js';
+import type { ChatMessage } from '../../llm/types.js';
+import { fail, succeed } from './action-result.js';
+import { defineAction } from './define-action.js';
+import { pathField } from './input-fields.js';
+import { parseJsonAnswer } from './json-answer.js';
+import { material } from './material.js';
+import { numberLines, splitLines } from './numbered-lines.js';
+import { truncateMiddle } from './truncate-text.js';
+import { callWorker } from './worker-call.js';
+
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((value) =>
+    value === null || value === undefined || value.trim() === '' ? undefined : value.trim(),
+  );
+
+export const implementationCheckSchema = z.object({
+  subparts: z
+    .array(
+      z.object({
+        name: z.string().trim().min(1),
+        implemented: z.boolean(),
+        lines: z
+          .union([z.string(), z.number()])
+          .nullish()
+          .transform((value) =>
+            value === null || value === undefined ? undefined : String(value),
+          ),
+        evidence: optionalText,
+        code_to_change: optionalText,
+        proposed_edit: optionalText,
+      }),
+    )
+    .min(1, 'list at least one sub-part'),
+});
+
+export type ImplementationCheck = z.output<typeof implementationCheckSchema>;
+
+/** The check as the model reads it: each sub-part, where it is, or what to change. */
+export function renderCheck(scriptName: string, check: ImplementationCheck): string {
+  const done = check.subparts.filter((subpart) => subpart.implemented).length;
+  const lines = check.subparts.map((subpart, index) => {
+    if (subpart.implemented) {
+      const where = subpart.lines !== undefined ? ` at lines ${subpart.lines}` : '';
+      return `${index + 1}. ${subpart.name}: implemented${where}.${subpart.evidence ? ` ${subpart.evidence}` : ''}`;
+    }
+    const parts = [`${index + 1}. ${subpart.name}: NOT implemented.`];
+    if (subpart.evidence) parts.push(subpart.evidence);
+    if (subpart.code_to_change) parts.push(`Change: ${subpart.code_to_change}.`);
+    if (subpart.proposed_edit) parts.push(`Proposed edit: ${subpart.proposed_edit}`);
+    return parts.join(' ');
+  });
+  return `Implementation check of ${scriptName}: ${done} of ${check.subparts.length} sub-parts implemented.\n${lines.join('\n')}`;
+}
+
+const usage = { script_name: 'methodology_implementation.py' };
+
+export const checkImplementation = defineAction({
+  name: 'Check Implementation',
+  description:
+    'Has a reviewer model check a script against the methodology (or the part you name), sub-part by sub-part: where each is implemented, or what to change.',
+  pool: 'general',
+  inputSchema: z.object({
+    script_name: pathField,
+    methodology_part: z.string().trim().min(1).optional(),
+  }),
+  usage,
+  async run({ script_name, methodology_part }, context) {
+    const { task } = context;
+    const source = await context.workspace.read(script_name);
+    const blocks = [
+      material(
+        methodology_part ? 'Methodology part to check' : 'Methodology',
+        methodology_part ?? task.files.methodology,
+      ),
+      ...(task.files.pseudocode ? [material('Pseudocode', task.files.pseudocode)] : []),
+      material(
+        `${script_name} with line numbers`,
+        truncateMiddle(numberLines(splitLines(source), 1), 60_000),
+      ),
+    ];
+    const messages: ChatMessage[] = [{ role: 'user', content: blocks.join('\n\n') }];
+    let problem = '';
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const answer = await callWorker(context, {
+        prompt: 'action-check-implementation',
+        messages,
+        expect:
+          'a ```json block: {"subparts": [{name, implemented, lines, evidence, code_to_change, proposed_edit}]}',
+        label: attempt === 1 ? 'check-implementation' : 'check-implementation retry',
+      });
+      const parsed = parseJsonAnswer(answer.text, implementationCheckSchema);
+      if ('value' in parsed) return succeed(renderCheck(script_name, parsed.value));
+      problem = parsed.problem;
+      messages.push(
+        { role: 'assistant', content: answer.text },
+        { role: 'user', content: loadPrompt('action-check-implementation-retry', { problem }) },
+      );
+    }
+    return fail(
+      'Check Implementation',
+      `the reviewer gave no usable answer twice (last problem: ${problem}); try again or check by reading the code`,
+      usage,
+    );
+  },
+});

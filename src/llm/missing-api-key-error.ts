@@ -1,0 +1,12 @@
+/** A hosted provider's API key is not set. */
+export class MissingApiKeyError extends Error {
+  constructor(
+    readonly spec: string,
+    readonly variable: string,
+  ) {
+    super(
+      `${spec} needs an API key: set the environment variable ${variable} (e.g. export ${variable}=...)`,
+    );
+    this.name = 'MissingApiKeyError';
+  }
+}

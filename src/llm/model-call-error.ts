@@ -1,0 +1,16 @@
+import type { RoleName } from './types.js';
+
+/** A model call that failed for good: not retryable, or out of retries. */
+export class ModelCallError extends Error {
+  constructor(
+    readonly role: RoleName,
+    readonly spec: string,
+    readonly attempts: number,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+    super(`${role} model ${spec} failed after ${tries}: ${reason}`, options);
+    this.name = 'ModelCallError';
+  }
+}

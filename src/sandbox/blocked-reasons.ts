@@ -8,6 +8,9 @@ export interface BlockedInput {
   /** The kernel refused a fork at the process limit (from the pids cgroup). */
   processLimitReached: boolean;
   signal: string | null;
+  exitCode: number | null;
+  /** codify itself killed the run (timeout, output cap, cancel). */
+  killedBySandbox: boolean;
   truncated: boolean;
   outputBytes: number;
   outputCapBytes: number;
@@ -39,10 +42,17 @@ const processPatterns = [
   /fork: retry/,
 ];
 
-/** Whether the run died of the memory limit: an allocation error in the output, or a kill at it. */
-export function detectMemoryExceeded(output: string, signal: string | null): boolean {
+/**
+ * Whether the run died of the memory limit: an allocation error in the output, or a SIGKILL
+ * codify did not send (the kernel's out-of-memory killer; bwrap reports it as exit 137).
+ */
+export function detectMemoryExceeded(
+  output: string,
+  death: { signal: string | null; exitCode: number | null; killedBySandbox: boolean },
+): boolean {
   if (memoryPatterns.some((pattern) => pattern.test(output))) return true;
-  return signal === 'SIGKILL' && /\bKilled\b/.test(output);
+  if (death.killedBySandbox) return false;
+  return death.signal === 'SIGKILL' || death.exitCode === 137;
 }
 
 function readOnlyTargets(output: string): string[] {
@@ -62,7 +72,7 @@ export function blockedReasons(input: BlockedInput): string[] {
       `timeout: the script was stopped after ${Math.round(input.timeoutMs / 1000)} s of wall-clock time (with every process it started); make it faster, train on less data or for fewer steps, or print progress`,
     );
   }
-  if (detectMemoryExceeded(input.output, input.signal)) {
+  if (detectMemoryExceeded(input.output, input)) {
     reasons.push(
       `memory: the script hit the memory limit of ${input.memoryMb} MiB; use smaller batches, smaller models or less data at once`,
     );

@@ -47,8 +47,9 @@ export function safeReadOnlyPaths(workspace: string, paths: readonly string[]): 
   for (const path of paths) {
     try {
       if (lstatSync(path).isSymbolicLink()) continue;
-      if (!isUnder(realpathSync(path), workspace)) continue;
-      safe.push(path);
+      const real = realpathSync(path);
+      if (!isUnder(real, workspace)) continue;
+      safe.push(real);
     } catch {
       // missing input: nothing to protect
     }

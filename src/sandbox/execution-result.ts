@@ -15,7 +15,14 @@ export async function executionResult(
   },
 ): Promise<ExecutionResult> {
   const notes = [...details.notes];
-  const memoryExceeded = !outcome.timedOut && detectMemoryExceeded(outcome.output, outcome.signal);
+  const killedBySandbox = outcome.timedOut || outcome.fileCapped || outcome.aborted;
+  const memoryExceeded =
+    !outcome.timedOut &&
+    detectMemoryExceeded(outcome.output, {
+      signal: outcome.signal,
+      exitCode: outcome.exitCode,
+      killedBySandbox,
+    });
   const blocked = blockedReasons({
     output: outcome.output,
     network: request.network,
@@ -25,6 +32,8 @@ export async function executionResult(
     maxProcesses: request.limits.maxProcesses,
     processLimitReached: details.processLimitReached ?? false,
     signal: outcome.signal,
+    exitCode: outcome.exitCode,
+    killedBySandbox,
     truncated: outcome.truncated,
     outputBytes: outcome.outputBytes,
     outputCapBytes: request.limits.outputCapBytes,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { editDistance } from './edit-distance.js';
 import { eventLogPath } from './event-log-file.js';
+import { readFirstEvent } from './read-first-event.js';
 import { listRunIds } from './run-folders.js';
 
 /** A RUN argument that names no run, or several; the message says which runs exist. */
@@ -29,7 +30,7 @@ export function findRun(reference: string, root: string): string {
       [],
     );
   }
-  if (reference === 'last' || reference === 'latest') return join(root, ids.at(-1) ?? '');
+  if (reference === 'last' || reference === 'latest') return join(root, newestRun(root, ids));
   const wanted = basename(reference);
   if (ids.includes(wanted)) return join(root, wanted);
   const byPrefix = ids.filter((id) => id.startsWith(wanted));
@@ -58,4 +59,20 @@ function closestIds(wanted: string, ids: string[], count: number): string[] {
   });
   scored.sort((left, right) => left.score - right.score || right.id.localeCompare(left.id));
   return scored.slice(0, count).map((entry) => entry.id);
+}
+
+/** The newest id; runs started in the same second are told apart by their first event's time. */
+function newestRun(root: string, ids: string[]): string {
+  const newestStamp = (ids.at(-1) ?? '').slice(0, 15);
+  const sameSecond = ids.filter((id) => id.slice(0, 15) === newestStamp);
+  let best = ids.at(-1) ?? '';
+  let bestTime = -Infinity;
+  for (const id of sameSecond) {
+    const time = Date.parse(readFirstEvent(join(root, id))?.time ?? '');
+    if (!Number.isNaN(time) && time >= bestTime) {
+      best = id;
+      bestTime = time;
+    }
+  }
+  return best;
 }

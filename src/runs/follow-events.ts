@@ -6,7 +6,7 @@ import { parseEventLines, type EventLogProblem } from './parse-event-lines.js';
 export interface FollowOptions {
   /** Milliseconds between looks at the file. */
   pollMs?: number;
-  /** Resolve after a run-end event instead of waiting for the signal. */
+  /** Resolve at a run-end that is the last event of the log, instead of waiting for the signal. */
   untilRunEnd?: boolean;
   /** Called for a line that is not an event; default: skipped silently. */
   onProblem?: (problem: EventLogProblem) => void;
@@ -43,9 +43,15 @@ export async function followEvents(
           pending = pending.subarray(parsed.consumedBytes);
           nextLine += parsed.lineCount;
           for (const problem of parsed.problems) options.onProblem?.(problem);
-          for (const event of parsed.events) {
-            onEvent(event);
-            if (options.untilRunEnd === true && event.type === 'run-end') return;
+          for (const event of parsed.events) onEvent(event);
+          // A run-end followed by more events was a run that was resumed: keep going.
+          const caughtUp = offset === fstatSync(descriptor).size && pending.length === 0;
+          if (
+            options.untilRunEnd === true &&
+            caughtUp &&
+            parsed.events.at(-1)?.type === 'run-end'
+          ) {
+            return;
           }
         } else if (size < offset) {
           // Only a torn last line is ever cut (by openRun); continue from the new end.

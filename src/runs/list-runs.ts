@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { eventLogPath } from './event-log-file.js';
 import type { CodifyEvent, EventOf, RunMode, RunStatus, RunTotals } from './events.js';
 import { parseEventLine, parseEventLines } from './parse-event-lines.js';
+import { readFirstEventFrom } from './read-first-event.js';
 import { listRunIds } from './run-folders.js';
 import { totalsOf } from './run-totals.js';
 
@@ -35,9 +36,14 @@ export interface ListRunsOptions {
   now?: number;
 }
 
-/** Summaries of every run under a root, oldest first. */
+/** Summaries of every run under a root, oldest first (by the time of their first event). */
 export function listRuns(root: string, options: ListRunsOptions = {}): RunSummary[] {
-  return listRunIds(root).map((id) => summarizeRun(join(root, id), options));
+  return listRunIds(root)
+    .map((id) => summarizeRun(join(root, id), options))
+    .sort(
+      (left, right) =>
+        Date.parse(left.startedAt) - Date.parse(right.startedAt) || left.id.localeCompare(right.id),
+    );
 }
 
 const headBytes = 64 * 1024;
@@ -52,7 +58,7 @@ export function summarizeRun(dir: string, options: ListRunsOptions = {}): RunSum
   try {
     const stats = fstatSync(descriptor);
     const size = stats.size;
-    const first = readFirstLine(descriptor, size);
+    const first = readFirstEventFrom(descriptor, size);
     const last = readLastLine(descriptor, size);
     if (first?.type === 'run-start' && last?.type === 'run-end' && last.totals !== undefined) {
       return {
@@ -137,15 +143,6 @@ function processAlive(pid: number): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function readFirstLine(descriptor: number, size: number): CodifyEvent | undefined {
-  const chunk = Buffer.alloc(Math.min(size, headBytes));
-  readSync(descriptor, chunk, 0, chunk.length, 0);
-  const newline = chunk.indexOf(0x0a);
-  if (newline === -1) return undefined;
-  const parsed = parseEventLine(chunk.toString('utf8', 0, newline));
-  return typeof parsed === 'string' ? undefined : parsed;
 }
 
 /** The last complete line, if it fits in the tail chunk; undefined sends the caller to a full read. */

@@ -58,7 +58,7 @@ describe('listRuns', () => {
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10)']);
     const childPid = child.pid ?? -1;
     await new Promise((resolve) => child.on('exit', resolve));
-    const time = new Date().toISOString();
+    const time = '2020-01-01T00:00:00.000Z';
     writeFileSync(
       join(killedDir, 'events.jsonl'),
       [

@@ -65,6 +65,11 @@ describe('createWorkspace', () => {
     expect((await workspace.list('data')).map((entry) => entry.path)).toEqual(['data/train.csv']);
   });
 
+  it('can be created again over an existing workspace (read-only copies are replaced)', async () => {
+    const again = await createWorkspace({ task, runDir });
+    expect(await again.read('starter_code.py')).toBe(starter);
+  });
+
   it('names a missing task input and the fix', async () => {
     const broken = { ...task, inputFiles: ['nowhere.py'] };
     const message = await refusal(createWorkspace({ task: broken, runDir: join(base, 'run2') }));

@@ -21,6 +21,10 @@ describe('findAction and invokeAction', () => {
     expect(findAction('list files')?.name).toBe('List Files');
     expect(findAction('  Inspect_Script_Lines ')?.name).toBe('Inspect Script Lines');
     expect(findAction('ExecuteScript')?.name).toBe('Execute Script');
+    expect(findAction('Edit Script (AI)')?.name).toBe('Edit Script');
+    expect(findAction('understand file with code-context')?.name).toBe(
+      'Understand File with Code Context',
+    );
     expect(findAction('Fly Away')).toBeUndefined();
     expect(findAction('')).toBeUndefined();
   });

@@ -33,10 +33,17 @@ export const allActions: ActionDefinition[] = [
 ] as ActionDefinition[];
 
 function key(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  // MLAgentBench writes "Edit Script (AI)"; the suffix names the same action.
+  return name
+    .toLowerCase()
+    .replace(/\(\s*ai\s*\)/g, '')
+    .replace(/[^a-z0-9]/g, '');
 }
 
-/** The action a model named, ignoring case, spacing, underscores and stray punctuation. */
+/**
+ * The action a model named, ignoring case, spacing, underscores, stray punctuation and an
+ * MLAgentBench-style "(AI)" suffix.
+ */
 export function findAction(name: string): ActionDefinition | undefined {
   const wanted = key(name);
   if (wanted === '') return undefined;

@@ -26,7 +26,7 @@ export const listFiles: ActionDefinition<{ dir_path: string }> = {
 };
 
 export const understandFile: ActionDefinition<{ file_name: string; things_to_look_for: string }> = {
-  name: 'Understand File',
+  name: 'Read File',
   description: 'Reads a file and answers what to look for in it.',
   pool: 'understanding',
   inputSchema: z.object({ file_name: z.string(), things_to_look_for: z.string() }),
@@ -38,7 +38,7 @@ export const understandFile: ActionDefinition<{ file_name: string; things_to_loo
 };
 
 export const writeScript: ActionDefinition<{ script_name: string; content: string }> = {
-  name: 'Edit Script',
+  name: 'Write Script',
   description: 'Writes the whole content of a script.',
   pool: 'coding',
   inputSchema: z.object({ script_name: z.string(), content: z.string() }),
@@ -57,7 +57,7 @@ export const writeScript: ActionDefinition<{ script_name: string; content: strin
         display: 'zero-diff edit',
       };
     }
-    await context.workspace.write(input.script_name, input.content, 'Edit Script');
+    await context.workspace.write(input.script_name, input.content, 'Write Script');
     return result(`${input.script_name} saved`);
   },
 };

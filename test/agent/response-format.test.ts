@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseResponse, describeResponseFormat } from '../../src/agent/response-format.js';
 import { readJsonObject } from '../../src/agent/json-repair.js';
 import { findRepetition } from '../../src/agent/guards/repeated-text.js';
+import { poolCap } from '../../src/agent/guards/action-guards.js';
 import { fakeActions } from './fake-actions.js';
 
 const answer = (action: string, input: string, extra = ''): string =>
@@ -15,12 +16,12 @@ Action Input: ${input}${extra}`;
 describe('parseResponse', () => {
   it('reads a well-formed answer', () => {
     const parsed = parseResponse(
-      answer('Edit Script', '{"script_name": "a.py", "content": "x = 1"}'),
+      answer('Write Script', '{"script_name": "a.py", "content": "x = 1"}'),
       fakeActions,
     );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.response.action.name).toBe('Edit Script');
+    expect(parsed.response.action.name).toBe('Write Script');
     expect(parsed.response.input).toEqual({ script_name: 'a.py', content: 'x = 1' });
     expect(parsed.response.fields.Thought).toBe('write the script');
     expect(parsed.response.fields['Research Plan and Status']).toBe('1. list files (done)');
@@ -51,14 +52,14 @@ describe('parseResponse', () => {
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     expect(parsed.reason).toContain('"Run Everything" is not an action');
-    expect(parsed.reason).toContain('List Files, Understand File, Edit Script, Final Answer');
+    expect(parsed.reason).toContain('List Files, Read File, Write Script, Final Answer');
   });
 
   it('gives the usage for a schema error', () => {
-    const parsed = parseResponse(answer('Edit Script', '{"script_name": "a.py"}'), fakeActions);
+    const parsed = parseResponse(answer('Write Script', '{"script_name": "a.py"}'), fakeActions);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.reason).toContain('does not fit Edit Script (content:');
+    expect(parsed.reason).toContain('does not fit Write Script (content:');
     expect(parsed.reason).toContain('"script_name": "a script"');
   });
 
@@ -74,7 +75,7 @@ describe('parseResponse', () => {
   it('repairs common JSON slips in the Action Input', () => {
     const input =
       '```json\n{script_name: \'a.py\', content: """import os\nprint("hi")""", \'flag\': True,}\n```\nI hope this works.';
-    const parsed = parseResponse(answer('Edit Script', input), fakeActions);
+    const parsed = parseResponse(answer('Write Script', input), fakeActions);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.response.input).toEqual({
@@ -144,5 +145,12 @@ describe('findRepetition', () => {
       (_, index) => `layer_${index} = nn.Linear(${index}, ${index + 1})`,
     ).join('\n');
     expect(findRepetition(code)).toBeUndefined();
+  });
+});
+
+describe('poolCap', () => {
+  it('decays as floor(15·e^(−0.01·step)), never below 1', () => {
+    const options = { poolCapStart: 15, poolCapDecay: 0.01 };
+    expect([0, 1, 50, 100, 300].map((step) => poolCap(step, options))).toEqual([15, 14, 9, 5, 1]);
   });
 });

@@ -1,0 +1,94 @@
+import type { ChatMessage, ModelCaller } from '../llm/types.js';
+import type { CodifyEventBody } from '../runs/events.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import type { ActionDefinition } from './actions/types.js';
+import { findRepetition } from './guards/repeated-text.js';
+import { type ParsedResponse, parseResponse } from './response-format.js';
+
+export interface CascadeRequest {
+  models: ModelCaller;
+  prompt: string;
+  /** The actions accepted in this answer (only Final Answer when a budget forces it). */
+  actions: readonly ActionDefinition[];
+  attemptsPerLevel: readonly number[];
+  step: number;
+  emit(body: CodifyEventBody): void;
+  signal?: AbortSignal;
+}
+
+export type CascadeResult =
+  | { ok: true; response: ParsedResponse; text: string; level: number; attempts: number }
+  | { ok: false; reasons: string[]; attempts: number };
+
+function attemptsAt(level: number, attemptsPerLevel: readonly number[]): number {
+  return Math.max(1, attemptsPerLevel[level] ?? attemptsPerLevel.at(-1) ?? 1);
+}
+
+/**
+ * Asks the planner cascade for one valid answer. Each level gets its attempts, every retry
+ * told why the last answer was refused; then the next level starts afresh. Never throws:
+ * when no level answers validly the reasons come back.
+ */
+export async function askPlanner(request: CascadeRequest): Promise<CascadeResult> {
+  const levels = Math.max(1, request.models.levels('planner'));
+  const reasons: string[] = [];
+  let attempts = 0;
+  for (let level = 0; level < levels; level += 1) {
+    let retry: ChatMessage[] = [];
+    for (let attempt = 0; attempt < attemptsAt(level, request.attemptsPerLevel); attempt += 1) {
+      attempts += 1;
+      let text: string;
+      try {
+        const answer = await request.models.call({
+          role: 'planner',
+          level,
+          label: `step ${request.step}`,
+          expect:
+            'the six fields Reflection, Research Plan and Status, Fact Check, Thought, Action, Action Input',
+          messages: [{ role: 'user', content: request.prompt }, ...retry],
+          signal: request.signal,
+        });
+        text = answer.text;
+      } catch (error) {
+        const reason = `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
+        reasons.push(`level ${level}: ${reason}`);
+        request.emit({
+          type: 'planner-answer',
+          step: request.step,
+          level,
+          valid: false,
+          error: reason,
+        });
+        if (request.signal?.aborted === true) return { ok: false, reasons, attempts };
+        continue;
+      }
+      const repetition = findRepetition(text);
+      const parsed = repetition === undefined ? parseResponse(text, request.actions) : undefined;
+      if (parsed?.ok === true) {
+        request.emit({
+          type: 'planner-answer',
+          step: request.step,
+          level,
+          valid: true,
+          fields: parsed.response.fields,
+        });
+        return { ok: true, response: parsed.response, text, level, attempts };
+      }
+      const reason = repetition ?? (parsed?.ok === false ? parsed.reason : 'unreadable answer');
+      reasons.push(`level ${level}: ${reason}`);
+      request.emit({
+        type: 'planner-answer',
+        step: request.step,
+        level,
+        valid: false,
+        error: reason,
+      });
+      // Only the latest refusal is kept, so retries do not grow the prompt.
+      retry = [
+        { role: 'assistant', content: repetition === undefined ? text : text.slice(0, 2000) },
+        { role: 'user', content: loadPrompt('agent-invalid-answer', { reason }) },
+      ];
+    }
+  }
+  return { ok: false, reasons, attempts };
+}

@@ -1,0 +1,36 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SandboxLimits } from '../sandbox/types.js';
+import type { AgentOptions } from './agent-options.js';
+import type { StrategyName } from './strategies/strategy.js';
+
+export const settingsFile = 'implement.json';
+
+/** How an implement run was started; saved in the run so `codify resume` continues it the same way. */
+export interface ImplementSettings {
+  taskDir: string;
+  strategy: StrategyName;
+  sandbox: 'bubblewrap' | 'none';
+  interpreter: string;
+  gpu: boolean;
+  limits: SandboxLimits;
+  agent: AgentOptions;
+  measureStarter: boolean;
+}
+
+export async function saveSettings(runDir: string, settings: ImplementSettings): Promise<void> {
+  await writeFile(join(runDir, settingsFile), `${JSON.stringify(settings, null, 2)}\n`, 'utf8');
+}
+
+export async function readSettings(runDir: string): Promise<ImplementSettings> {
+  const path = join(runDir, settingsFile);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new Error(
+      `${path} is missing: ${runDir} is not a run of codify implement, so it cannot be resumed`,
+    );
+  }
+  return JSON.parse(text) as ImplementSettings;
+}

@@ -1,0 +1,52 @@
+import type { ActionDefinition } from './actions/types.js';
+import type { StepRecord } from './checkpoint.js';
+import { formatResearchLog } from './research-log.js';
+import { describeResponseFormat } from './response-format.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+
+export interface PlannerPromptInput {
+  step: number;
+  problem: string;
+  actions: readonly ActionDefinition[];
+  researchLog: readonly string[];
+  recentSteps: readonly StepRecord[];
+  /** Guard notes, budget notices, expert help left. */
+  notes: readonly string[];
+  comment: string | null;
+}
+
+/** The planner's list of actions: name, description, usage. */
+export function describeActions(actions: readonly ActionDefinition[]): string {
+  return actions
+    .map(
+      (action) =>
+        `## ${action.name}\n${action.description}\nUsage:\nAction: ${action.name}\nAction Input: ${JSON.stringify(action.usage, null, 2)}`,
+    )
+    .join('\n\n');
+}
+
+function describeStep(record: StepRecord): string {
+  return `## Step ${record.step}\n${record.answer}\n\nObservation:\n${record.observation}`;
+}
+
+/** The whole planner prompt for one step (prompts/agent-planner.md). */
+export function plannerPrompt(input: PlannerPromptInput): string {
+  const notes = input.notes.filter((note) => note.trim() !== '');
+  return loadPrompt('agent-planner', {
+    problem: input.problem.trim(),
+    tools: describeActions(input.actions),
+    researchLog: formatResearchLog(input.researchLog),
+    recentSteps:
+      input.recentSteps.length === 0
+        ? '(none yet)'
+        : input.recentSteps.map(describeStep).join('\n\n'),
+    notes:
+      notes.length === 0 ? '' : `\n# Notes\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`,
+    comments:
+      input.comment === null
+        ? ''
+        : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
+    step: String(input.step),
+    format: describeResponseFormat().trim(),
+  });
+}

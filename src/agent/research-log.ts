@@ -1,0 +1,104 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ModelCaller } from '../llm/types.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+
+export const researchLogFile = 'research_log.md';
+
+/** The research log as the planner and the file show it. */
+export function formatResearchLog(entries: readonly string[]): string {
+  if (entries.length === 0) return '(empty: this is the first step)';
+  return entries.join('\n\n');
+}
+
+/** Rewrites `<runDir>/research_log.md` with every entry so far. */
+export async function saveResearchLog(runDir: string, entries: readonly string[]): Promise<void> {
+  await writeFile(
+    join(runDir, researchLogFile),
+    `# Research log\n\n${entries.join('\n\n')}\n`,
+    'utf8',
+  );
+}
+
+export interface StepToSummarize {
+  step: number;
+  reasoning: string;
+  action: string;
+  input: unknown;
+  observation: string;
+  comment: string | null;
+}
+
+function clip(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const half = Math.floor(limit / 2);
+  return `${text.slice(0, half)}\n[... ${text.length - limit} characters left out ...]\n${text.slice(-half)}`;
+}
+
+/**
+ * One research-log entry for a step, written by the summarizer role. If the summarizer
+ * fails the entry is built from the step itself, so the log never misses a step.
+ */
+export async function summarizeStep(
+  models: ModelCaller,
+  step: StepToSummarize,
+  observationLimit: number,
+): Promise<string> {
+  const heading = `## Step ${step.step}: ${step.action}`;
+  const comment = step.comment === null ? '' : `\nHuman comment: ${step.comment}`;
+  try {
+    const answer = await models.call({
+      role: 'summarizer',
+      label: `summarize step ${step.step}`,
+      expect: 'a few lines: what was done, what was learned, what is next',
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('summarizer-step', {
+            reasoning: step.reasoning,
+            action: step.action,
+            input: JSON.stringify(step.input, null, 2),
+            observation: clip(step.observation, observationLimit),
+          }),
+        },
+      ],
+    });
+    return `${heading}\n${answer.text.trim()}${comment}`;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `${heading}\n(summary unavailable: ${reason})\nObservation: ${clip(step.observation, 600)}${comment}`;
+  }
+}
+
+/**
+ * The observation the planner sees: as is when short, otherwise summarized by the
+ * summarizer role (head and tail kept if even that fails). The full text stays in the run.
+ */
+export async function observationForPlanner(
+  models: ModelCaller,
+  action: string,
+  observation: string,
+  limit: number,
+  step: number,
+): Promise<string> {
+  if (observation.length <= limit) return observation;
+  try {
+    const answer = await models.call({
+      role: 'summarizer',
+      label: `summarize observation ${step}`,
+      expect: 'a concise summary keeping every error, number and file name',
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('summarizer-observation', {
+            action,
+            observation: clip(observation, limit * 4),
+          }),
+        },
+      ],
+    });
+    return `[The observation was ${observation.length} characters long; this is a summary. The full text is in the run's events.]\n${answer.text.trim()}`;
+  } catch {
+    return clip(observation, limit);
+  }
+}

@@ -1,0 +1,155 @@
+import type { ActionResult } from '../actions/types.js';
+import { AgentModels } from '../agent-models.js';
+import { emptyBudgetUsage } from '../budgets.js';
+import { trackExecutions } from '../execution-tracker.js';
+import { loadPrompt } from '../../prompts/load-prompt.js';
+import type { StrategyContext, StrategyOutcome } from './strategy.js';
+
+const subpartMarker = /^[ \t]*#[ \t]*SUBPART[ \t]+(\d+)[ \t]*:[ \t]*(.*)$/gim;
+
+/** The sub-parts the skeleton marks with `# SUBPART <n>: <title>`. */
+export function skeletonSubparts(script: string): { index: number; title: string }[] {
+  return [...script.matchAll(subpartMarker)].map((match) => ({
+    index: Number(match[1]),
+    title: (match[2] ?? '').trim(),
+  }));
+}
+
+/**
+ * The prescribed-plan baseline: a fixed sequence of the agent's own actions, no planner.
+ * List Files, Understand File of each input, Edit Script for a skeleton of sub-part
+ * functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
+ * if it failed, Final Answer. It restarts from the beginning when resumed.
+ */
+export async function runPrescribedPlan(context: StrategyContext): Promise<StrategyOutcome> {
+  const usage = emptyBudgetUsage();
+  const started = Date.now();
+  const models = new AgentModels(context.models, usage, {
+    planning: context.options.planningTemperature,
+    worker: context.options.workerTemperature,
+  });
+  const seen = { last: null as StrategyOutcome['lastExecution'] };
+  const { task } = context;
+  const run = trackExecutions(context.run, context.workspace.root, task.output, seen);
+  const expertHelp = { remaining: 0 };
+  const notes: string[] = [];
+  let step = 0;
+
+  const perform = async (name: string, input: Record<string, unknown>): Promise<ActionResult> => {
+    step += 1;
+    usage.steps = step;
+    run.emit({ type: 'step-start', step });
+    const action = context.actions.find((candidate) => candidate.name === name);
+    let result: ActionResult;
+    const checked = action?.inputSchema.safeParse(input);
+    if (action === undefined || checked === undefined) {
+      result = {
+        ok: false,
+        observation: `${name} is not available`,
+        display: `${name} is not available`,
+      };
+    } else if (!checked.success) {
+      const text = `${name} refused the prescribed input: ${checked.error.message}`;
+      result = { ok: false, observation: text, display: text };
+    } else {
+      run.emit({ type: 'action-start', step, action: name, input: checked.data });
+      const actionStarted = Date.now();
+      try {
+        result = await action.run(checked.data, {
+          task,
+          workspace: context.workspace,
+          sandbox: context.sandbox,
+          models,
+          run,
+          interpreter: context.interpreter,
+          limits: context.limits,
+          gpu: context.gpu,
+          researchLog: () => notes.join('\n\n'),
+          expertHelp,
+          step,
+          ...(context.signal === undefined ? {} : { signal: context.signal }),
+        });
+      } catch (error) {
+        const text = `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+        result = { ok: false, observation: text, display: text };
+      }
+      run.emit({
+        type: 'action-end',
+        step,
+        action: name,
+        ok: result.ok,
+        observation: result.observation,
+        display: result.display,
+        durationMs: Date.now() - actionStarted,
+      });
+    }
+    notes.push(`## Step ${step}: ${name}\n${result.observation.slice(0, 1500)}`);
+    run.emit({ type: 'step-end', step, action: name });
+    return result;
+  };
+
+  await perform('List Files', { dir_path: '.' });
+  const inputs = task.inputFiles.filter((file) => /\.(txt|py|md|json)$/i.test(file));
+  const understanding: string[] = [];
+  for (const file of inputs) {
+    const read = await perform('Understand File', {
+      file_name: file,
+      things_to_look_for: loadPrompt('strategy-prescribed-understand', { file }).trim(),
+    });
+    if (read.ok) understanding.push(`${file}: ${read.observation}`);
+  }
+  await perform('Edit Script', {
+    script_name: task.entrypoint,
+    edit_instruction: loadPrompt('strategy-prescribed-skeleton', {
+      methodology: task.files.methodology.trim(),
+      understanding: understanding.join('\n\n').slice(0, 12_000),
+    }).trim(),
+    save_name: task.output,
+  });
+  let skeleton = '';
+  try {
+    skeleton = await context.workspace.read(task.output);
+  } catch {
+    skeleton = '';
+  }
+  const subparts = skeletonSubparts(skeleton);
+  const parts = subparts.length > 0 ? subparts : [{ index: 1, title: 'the whole methodology' }];
+  for (const part of parts) {
+    await perform('Edit Script', {
+      script_name: task.output,
+      edit_instruction: loadPrompt('strategy-prescribed-subpart', {
+        index: String(part.index),
+        title: part.title,
+        methodology: task.files.methodology.trim(),
+      }).trim(),
+      save_name: task.output,
+    });
+  }
+  await perform('Check Implementation', {
+    script_name: task.output,
+    methodology: task.files.methodology.trim(),
+  });
+  const execution = await perform('Execute Script', { script_name: task.output, arguments: [] });
+  const failed = seen.last === null || seen.last.exitCode !== 0 || seen.last.timedOut;
+  if (failed) {
+    await perform('Edit Script', {
+      script_name: task.output,
+      edit_instruction: loadPrompt('strategy-prescribed-fix', {
+        observation: execution.observation.slice(-6000),
+      }).trim(),
+      save_name: task.output,
+    });
+    await perform('Execute Script', { script_name: task.output, arguments: [] });
+  }
+  await perform('Final Answer', {
+    final_script: task.output,
+    summary: 'Prescribed plan: skeleton, one edit per sub-part, check, execute, one fix if needed.',
+  });
+  usage.elapsedMs = Date.now() - started;
+  return {
+    status: 'completed',
+    reason: 'the prescribed plan ran to its end',
+    usage,
+    lastExecution: seen.last,
+  };
+}

@@ -1,0 +1,68 @@
+import { loadPrompt } from '../../prompts/load-prompt.js';
+import { AgentModels } from '../agent-models.js';
+import { emptyBudgetUsage } from '../budgets.js';
+import { extractCodeBlock } from '../code-block.js';
+import { taskMaterial } from '../task-material.js';
+import type { StrategyContext, StrategyOutcome } from './strategy.js';
+
+/**
+ * The single-call baseline: one model call given every input file; the code block it
+ * answers with becomes the output script (executed and measured by the final result).
+ */
+export async function runSingleCall(context: StrategyContext): Promise<StrategyOutcome> {
+  const usage = structuredClone(context.checkpoint?.usage ?? emptyBudgetUsage());
+  const started = Date.now();
+  const models = new AgentModels(context.models, usage, {
+    planning: context.options.planningTemperature,
+    worker: context.options.workerTemperature,
+  });
+  const { task, run } = context;
+  const end = (status: StrategyOutcome['status'], reason: string): StrategyOutcome => {
+    usage.elapsedMs += Date.now() - started;
+    return { status, reason, usage, lastExecution: null };
+  };
+  run.emit({ type: 'step-start', step: 1 });
+  let text: string;
+  try {
+    const answer = await models.call({
+      role: 'planner',
+      level: 0,
+      label: 'single call',
+      expect: `the whole script ${task.output} in one python code block`,
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('strategy-single-call', {
+            problem: context.problem.trim(),
+            files: await taskMaterial(context.workspace, task.inputFiles),
+            output: task.output,
+            entrypoint: task.entrypoint,
+          }),
+        },
+      ],
+    });
+    text = answer.text;
+  } catch (error) {
+    usage.steps = 1;
+    run.emit({ type: 'step-end', step: 1, action: 'single call' });
+    return end(
+      'failed',
+      `the model call failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  usage.steps = 1;
+  const code = extractCodeBlock(text);
+  if (code === undefined) {
+    run.emit({ type: 'step-end', step: 1, action: 'single call' });
+    return end('failed', 'the answer had no code block to use as the script');
+  }
+  await context.workspace.write(task.output, code, 'single-call answer');
+  run.emit({
+    type: 'artifact-write',
+    path: task.output,
+    kind: 'script',
+    description: 'single-call answer',
+  });
+  run.emit({ type: 'step-end', step: 1, action: 'single call' });
+  return end('completed', 'the single answer was written as the script');
+}

@@ -33,9 +33,23 @@ function readPids(path: string): number[] {
   }
 }
 
+/** codify's own place in the pids hierarchy (from /proc/self/cgroup); runs nest under it. */
+function ownPidsFolder(): string | undefined {
+  try {
+    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+      const [, controllers = '', path = ''] = line.split(':');
+      if (controllers.split(',').includes('pids')) return join(pidsHierarchy, path);
+    }
+  } catch {
+    // no cgroup information
+  }
+  return undefined;
+}
+
 export function createPidsCgroup(maxProcesses: number): PidsCgroup | undefined {
-  if (!existsSync(join(pidsHierarchy, 'cgroup.procs'))) return undefined;
-  const path = join(pidsHierarchy, `codify-${randomUUID()}`);
+  const parent = ownPidsFolder();
+  if (!parent || !existsSync(join(parent, 'cgroup.procs'))) return undefined;
+  const path = join(parent, `codify-${randomUUID()}`);
   try {
     mkdirSync(path);
     writeFileSync(join(path, 'pids.max'), String(Math.max(1, Math.floor(maxProcesses))));

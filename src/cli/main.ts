@@ -1,5 +1,8 @@
 import { Command } from 'commander';
+import { registerCheckCommand } from './commands/check.js';
 import { runDoctor } from './commands/doctor.js';
+import { registerRunsCommand } from './commands/runs.js';
+import { registerShowCommand } from './commands/show.js';
 
 const program = new Command();
 program
@@ -15,5 +18,9 @@ program
     for (const line of report.lines) process.stdout.write(`${line}\n`);
     process.exitCode = report.ok ? 0 : 1;
   });
+
+registerCheckCommand(program);
+registerRunsCommand(program);
+registerShowCommand(program);
 
 await program.parseAsync(process.argv);

@@ -45,6 +45,8 @@ export interface CreateRunOptions {
   task?: string;
   /** The run's start time; default now (tests pin it). */
   now?: Date;
+  /** Subscribers from the first event on, so a renderer also sees run-start. */
+  sinks?: EventSink[];
 }
 
 /** Makes `runs/<yyyymmdd-hhmmss>-<name>-<short id>/` and writes its run-start event. */
@@ -64,6 +66,7 @@ export function createRun(options: CreateRunOptions): Run {
     [],
     EventLogWriter.open(eventLogPath(dir)),
   );
+  for (const sink of options.sinks ?? []) run.subscribe(sink);
   run.emit({
     type: 'run-start',
     runId: id,
@@ -83,6 +86,8 @@ export interface OpenRunOptions {
   argv?: string[];
   /** Models for the continued run; default those of the run's first run-start. */
   models?: Partial<Record<RoleName, string[]>>;
+  /** Subscribers from the reopening run-start on. */
+  sinks?: EventSink[];
 }
 
 /**
@@ -101,6 +106,7 @@ export function openRun(dirOrId: string, options: OpenRunOptions = {}): Run {
   }
   const lastSeq = events.reduce((highest, event) => Math.max(highest, event.seq), 0);
   const run = new RecordedRun(basename(dir), dir, start.mode, start.name, lastSeq, events, writer);
+  for (const sink of options.sinks ?? []) run.subscribe(sink);
   run.emit({
     type: 'run-start',
     runId: start.runId,

@@ -88,7 +88,7 @@ describe('codify show', () => {
       '  llm planner anthropic:claude-sonnet 2k→150 tok $0.0081 3.4s',
       '  exec train.py → exit 1 in 900ms',
       '  action Execute Script 950ms: train.py failed: NameError',
-      'run failed: script never ran · 1 steps, 2.15k tokens, $0.0081',
+      'run failed: script never ran · 1 step, 2.15k tokens, $0.0081',
     ]);
   });
 

@@ -100,6 +100,20 @@ describe('createRun', () => {
     expect(() => run.emit({ type: 'step-start', step: 3 })).toThrow(/closed/);
   });
 
+  it('hands run-start to sinks given at creation', () => {
+    const root = temporaryRoot();
+    const seen: string[] = [];
+    const run = createRun({
+      root,
+      mode: 'eval',
+      name: 'sinks',
+      argv: [],
+      sinks: [(event) => seen.push(event.type)],
+    });
+    run.close('completed');
+    expect(seen).toEqual(['run-start', 'run-end']);
+  });
+
   it('keeps running when a subscriber throws', () => {
     const root = temporaryRoot();
     const run = createRun({ root, mode: 'implement', name: 'sink', argv: [] });

@@ -15,7 +15,7 @@ describe('formatTimeline', () => {
       '+00:15.1    guard duplicate-action refused: same action twice',
       '+01:15.5    exec train.py → timed out in 1m00s',
       '+01:15.6  budget steps exhausted: step budget of 2 used up',
-      '+01:15.7  run budget-exhausted: forced final answer · 1 steps, 12.7k tokens, $0.0342',
+      '+01:15.7  run budget-exhausted: forced final answer · 1 step, 12.7k tokens, $0.0342',
     ]);
   });
 });

@@ -22,7 +22,7 @@ export function describeEvent(event: CodifyEvent): string | undefined {
       const totals =
         event.totals === undefined
           ? ''
-          : ` · ${event.totals.steps} steps, ${formatTokens(event.totals.inputTokens + event.totals.outputTokens)} tokens, ${formatCost(event.totals)}`;
+          : ` · ${event.totals.steps} ${event.totals.steps === 1 ? 'step' : 'steps'}, ${formatTokens(event.totals.inputTokens + event.totals.outputTokens)} tokens, ${formatCost(event.totals)}`;
       return `run ${event.status}${event.reason === undefined ? '' : `: ${firstLine(event.reason)}`}${totals}`;
     }
     case 'step-start':

@@ -46,7 +46,9 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): T
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const drawStatus = () => {
-    const width = Math.max(20, (stream.columns ?? 100) - 1);
+    // A pseudo-terminal may report 0 columns; assume a common width then.
+    const columns = stream.columns !== undefined && stream.columns > 0 ? stream.columns : 100;
+    const width = Math.max(20, columns - 1);
     const text = formatRunStatus(state, now());
     stream.write(`${clearLine}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     statusShown = true;

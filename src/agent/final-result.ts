@@ -71,8 +71,8 @@ export interface FinalResultInput {
   lastExecution: ExecutionSeen | null;
   /** The script Final Answer named; default the task's output. */
   script?: string;
-  /** Run the starter code to measure it when starter_code_performance.txt gives no value. */
-  measureStarter: boolean;
+  /** task.files.starterPerformance was measured by codify in this run, not given by the task. */
+  starterMeasured: boolean;
 }
 
 async function readOrUndefined(path: string): Promise<string | undefined> {
@@ -132,34 +132,19 @@ async function execute(
   };
 }
 
-async function starterMetric(
-  input: FinalResultInput,
-): Promise<{ value: number | null; source: MetricComparison['starterSource'] }> {
+function starterMetric(input: FinalResultInput): {
+  value: number | null;
+  source: MetricComparison['starterSource'];
+} {
   const metric = input.task.metric;
-  if (metric === undefined) return { value: null, source: null };
   const stated = input.task.files.starterPerformance;
-  if (stated !== undefined) {
-    const reading = parseMetric(stated, metric);
-    if (reading !== undefined)
-      return { value: reading.value, source: 'starter_code_performance.txt' };
-    const number = /-?\d+(?:\.\d+)?(?:e-?\d+)?/i.exec(stated);
-    if (number !== null)
-      return { value: Number(number[0]), source: 'starter_code_performance.txt' };
-  }
-  if (!input.measureStarter) return { value: null, source: null };
-  const cachePath = join(input.run.dir, 'starter_measurement.json');
-  const cached = await readOrUndefined(cachePath);
-  if (cached !== undefined) {
-    return { value: (JSON.parse(cached) as { value: number | null }).value, source: 'measured' };
-  }
-  try {
-    const run = await execute(input, input.task.entrypoint, 'starter');
-    const value = parseMetric(run.output, metric)?.value ?? null;
-    await writeFile(cachePath, `${JSON.stringify({ value, exitCode: run.exitCode })}\n`, 'utf8');
-    return { value, source: 'measured' };
-  } catch {
-    return { value: null, source: null };
-  }
+  if (metric === undefined || stated === undefined) return { value: null, source: null };
+  const source = input.starterMeasured ? 'measured' : 'starter_code_performance.txt';
+  const reading = parseMetric(stated, metric);
+  if (reading !== undefined) return { value: reading.value, source };
+  // A hand-written performance file may state the number without the script's wording.
+  const number = /-?\d+(?:\.\d+)?(?:e-?\d+)?/i.exec(stated);
+  return number === null ? { value: null, source: null } : { value: Number(number[0]), source };
 }
 
 function improved(
@@ -234,7 +219,7 @@ export async function writeFinalResult(input: FinalResultInput): Promise<Impleme
   }
   let metric: MetricComparison | null = null;
   if (input.task.metric !== undefined) {
-    const starter = await starterMetric(input);
+    const starter = starterMetric(input);
     metric = {
       name: input.task.metric.name,
       goal: input.task.metric.goal,

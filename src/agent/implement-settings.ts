@@ -16,6 +16,8 @@ export interface ImplementSettings {
   limits: SandboxLimits;
   agent: AgentOptions;
   measureStarter: boolean;
+  /** What codify measured the starter to achieve (starter_code_performance.txt it wrote). */
+  measuredStarterPerformance?: string;
 }
 
 export async function saveSettings(runDir: string, settings: ImplementSettings): Promise<void> {

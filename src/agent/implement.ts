@@ -6,6 +6,7 @@ import { createSandbox, defaultLimits, type SandboxKind } from '../sandbox/index
 import { describeNoInterpreter, findInterpreter } from '../sandbox/interpreters.js';
 import type { SandboxLimits } from '../sandbox/types.js';
 import { loadTask } from '../tasks/load-task.js';
+import { measureStarter, needsStarterMeasurement } from '../tasks/measure-starter.js';
 import { problemStatement } from '../tasks/problem-statement.js';
 import type { Task } from '../tasks/types.js';
 import { createWorkspace } from '../workspace/create-workspace.js';
@@ -40,7 +41,7 @@ export interface ImplementOptions {
   argv?: string[];
   /** The actions the agent may use; default all of src/agent/actions. */
   actions?: readonly ActionDefinition[];
-  /** Run the starter code when starter_code_performance.txt gives no metric (default true). */
+  /** Run the starter code first when starter_code_performance.txt is missing (default true). */
   measureStarter?: boolean;
   signal?: AbortSignal;
   /** Called once the run folder exists (e.g. to print where it is). */
@@ -74,6 +75,34 @@ export async function continueSession(
 ): Promise<ImplementResult> {
   const { run, task, workspace, settings } = session;
   const sandbox = await createSandbox(settings.sandbox);
+  if (settings.measuredStarterPerformance !== undefined) {
+    task.files.starterPerformance = settings.measuredStarterPerformance;
+  } else if (settings.measureStarter && needsStarterMeasurement(task)) {
+    run.emit({ type: 'stage-start', stage: 'measure-starter', detail: task.entrypoint });
+    const measurement = await measureStarter({
+      task,
+      sandbox,
+      interpreter: settings.interpreter,
+      runDir: run.dir,
+      limits: settings.limits,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const text = measurement.performanceText;
+    run.emit({
+      type: 'stage-end',
+      stage: 'measure-starter',
+      ok: text !== undefined,
+      detail:
+        text === undefined
+          ? `the starter did not print its metric (exit code ${String(measurement.execution.exitCode)})`
+          : text.trim(),
+    });
+    if (text !== undefined) {
+      task.files.starterPerformance = text;
+      settings.measuredStarterPerformance = text;
+      await saveSettings(run.dir, settings);
+    }
+  }
   const context: StrategyContext = {
     task,
     problem: problemStatement(task),
@@ -105,7 +134,7 @@ export async function continueSession(
     usage: outcome.usage,
     lastExecution: outcome.lastExecution,
     ...(outcome.finalScript === undefined ? {} : { script: outcome.finalScript }),
-    measureStarter: settings.measureStarter,
+    starterMeasured: settings.measuredStarterPerformance !== undefined,
   });
   run.close(outcome.status, outcome.reason, result);
   return result;

@@ -114,8 +114,8 @@ describe('the research agent loop', () => {
     expect(ofType(events, 'execution-end').map((event) => event.script)).toEqual([
       'methodology_implementation.py',
       'methodology_implementation.py',
-      'starter_code.py',
     ]);
+    expect(ofType(events, 'stage-end')[0]).toMatchObject({ stage: 'measure-starter', ok: true });
   });
 
   it('retries an invalid answer with the reason and climbs the cascade', async () => {

@@ -125,10 +125,7 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
       save_name: task.output,
     });
   }
-  await perform('Check Implementation', {
-    script_name: task.output,
-    methodology: task.files.methodology.trim(),
-  });
+  await perform('Check Implementation', { script_name: task.output });
   const execution = await perform('Execute Script', { script_name: task.output, arguments: [] });
   const failed = seen.last === null || seen.last.exitCode !== 0 || seen.last.timedOut;
   if (failed) {

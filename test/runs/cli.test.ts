@@ -104,6 +104,12 @@ describe('codify show', () => {
       .map((line) => JSON.parse(line) as { type: string; name?: string });
     expect(events[0]).toMatchObject({ type: 'run-start', name: 'attention' });
 
+    const streamed = await codify('show', finished.id, '--output-format', 'stream-json');
+    expect(streamed.out.trimEnd().split('\n')).toHaveLength(8);
+    const badFormat = await codify('show', 'last', '--output-format', 'xml');
+    expect(badFormat.code).not.toBe(0);
+    expect(badFormat.err).toContain('stream-json');
+
     const missing = await codify('show', 'cifar-resnte');
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('no run "cifar-resnte"');

@@ -8,10 +8,12 @@ import { formatTimeline } from '../render/format-event.js';
 import { formatCost, formatTokens } from '../render/format-values.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { outputFormatOption, wantsJsonStream, type OutputFormat } from '../render/output-format.js';
 
 export interface ShowCommandOptions {
   root?: string;
   json?: boolean;
+  outputFormat?: OutputFormat;
   follow?: boolean;
 }
 
@@ -66,15 +68,16 @@ async function showRun(reference: string, options: ShowCommandOptions): Promise<
     process.exitCode = 2;
     return;
   }
+  const json = wantsJsonStream(options);
   if (options.follow !== true) {
-    const { out, err } = showCommandOutput(runDirectory, options.json === true);
+    const { out, err } = showCommandOutput(runDirectory, json);
     process.stdout.write(out);
     process.stderr.write(err);
     return;
   }
-  if (options.json !== true) process.stdout.write(`${showHeader(runDirectory)}\n\n`);
+  if (!json) process.stdout.write(`${showHeader(runDirectory)}\n\n`);
   const renderer = createTerminalRenderer({
-    json: options.json === true,
+    json,
     stream: process.stdout,
     isTTY: process.stdout.isTTY,
   });
@@ -103,6 +106,7 @@ export function registerShowCommand(program: Command): void {
     .argument('<run>', 'run folder, run id, a unique part of an id, or "last"')
     .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print the raw events, one JSON object per line')
+    .addOption(outputFormatOption())
     .option('--follow', 'keep printing new events until the run ends (Ctrl-C to stop)')
     .action(async (reference: string, options: ShowCommandOptions) => {
       await showRun(reference, options);

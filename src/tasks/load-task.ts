@@ -6,6 +6,7 @@ import { readTaskSettings } from './read-task-settings.js';
 import { readOptionalText, readTextFile } from './read-text-file.js';
 import { TaskError } from './task-error.js';
 import {
+  compareSubparts,
   defaultOutput,
   mlAgentBenchNames,
   subpartPattern,
@@ -71,15 +72,7 @@ function relativeSetting(key: string, value: string, settingsPath: string): stri
 
 async function readSubparts(dir: string): Promise<TaskFiles['subparts']> {
   const names = (await readdir(dir)).filter((name) => subpartPattern.test(name));
-  const order = (name: string): [number, number] => {
-    const match = subpartPattern.exec(name);
-    return [Number(match?.[1]), Number(match?.[2])];
-  };
-  names.sort((left, right) => {
-    const [leftPart, leftPiece] = order(left);
-    const [rightPart, rightPiece] = order(right);
-    return leftPart - rightPart || leftPiece - rightPiece;
-  });
+  names.sort(compareSubparts);
   const subparts: TaskFiles['subparts'] = [];
   for (const name of names) {
     const content = await readOptionalText(join(dir, name));
@@ -88,7 +81,8 @@ async function readSubparts(dir: string): Promise<TaskFiles['subparts']> {
   return subparts;
 }
 
-async function detectFormat(dir: string): Promise<Task['format']> {
+/** Which layout a folder uses: ResearchCodeAgent file names unless it looks like MLAgentBench. */
+export async function detectFormat(dir: string): Promise<Task['format']> {
   if (await exists(join(dir, taskFileNames.methodology))) return 'codify';
   if (await exists(join(dir, taskFileNames.starterCode))) return 'codify';
   if (await isDirectory(join(dir, mlAgentBenchNames.environment))) return 'mlagentbench';

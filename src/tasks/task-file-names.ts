@@ -22,3 +22,10 @@ export const mlAgentBenchNames = {
 } as const;
 
 export const defaultOutput = 'methodology_implementation.py';
+
+/** Orders subpart files by part, then piece, as numbers (subpart_2_1.py before subpart_10_1.py). */
+export function compareSubparts(left: string, right: string): number {
+  const [, leftPart = '0', leftPiece = '0'] = subpartPattern.exec(left) ?? [];
+  const [, rightPart = '0', rightPiece = '0'] = subpartPattern.exec(right) ?? [];
+  return Number(leftPart) - Number(rightPart) || Number(leftPiece) - Number(rightPiece);
+}

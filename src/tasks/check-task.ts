@@ -31,6 +31,8 @@ export interface CheckTaskOptions {
   /** Replace the task's timeout, in seconds. */
   timeoutS?: number;
   signal?: AbortSignal;
+  /** Told what is happening before each slow step (probing interpreters, running the starter). */
+  onProgress?: (message: string) => void;
 }
 
 export interface StarterRun {
@@ -108,6 +110,7 @@ export async function checkTask(options: CheckTaskOptions): Promise<TaskCheckRep
   if (options.args) task.args = options.args;
   if (options.timeoutS !== undefined) task.timeoutS = options.timeoutS;
 
+  options.onProgress?.('Looking for a Python interpreter…');
   const choice = await findInterpreter(task.pythonRequires, options.python);
   if (!choice.chosen) {
     report.exitCode = checkExitCodes.cannotRun;
@@ -128,6 +131,9 @@ export async function checkTask(options: CheckTaskOptions): Promise<TaskCheckRep
     return report;
   }
 
+  options.onProgress?.(
+    `Running python ${[task.entrypoint, ...task.args].join(' ')} with ${choice.chosen.path} (sandbox ${sandbox.kind}, timeout ${task.timeoutS} s)…`,
+  );
   const runDir = await mkdtemp(join(tmpdir(), 'codify-check-'));
   try {
     const measurement = await measureStarter({

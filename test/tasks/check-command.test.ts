@@ -149,5 +149,7 @@ describe('codify check', () => {
     const { code, err } = await runCheck([fixtureTask('mlagentbench-task'), '--sandbox', 'none']);
     expect(code).toBe(0);
     expect(err).toContain('--sandbox none runs generated code directly on this machine');
+    expect(err).toContain('Running python train.py with ');
+    expect(err).toContain('(sandbox none, timeout 600 s)…');
   });
 });

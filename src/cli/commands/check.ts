@@ -139,6 +139,7 @@ export async function runCheckCommand(
     python: options.python,
     sandbox: options.sandbox,
     timeoutS: options.timeout,
+    onProgress: options.json ? undefined : (message) => output.writeError(`${message}\n`),
   });
   if (options.json) {
     const { task, ...rest } = report;

@@ -1,5 +1,8 @@
 import { Command } from 'commander';
 import { registerCheckCommand } from './commands/check.js';
+import { registerImplementCommand } from './commands/implement.js';
+import { registerPaperCommand } from './commands/paper.js';
+import { registerResumeCommand } from './commands/resume.js';
 import { runDoctor } from './commands/doctor.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerShowCommand } from './commands/show.js';
@@ -19,6 +22,9 @@ program
     process.exitCode = report.ok ? 0 : 1;
   });
 
+registerImplementCommand(program);
+registerResumeCommand(program);
+registerPaperCommand(program);
 registerCheckCommand(program);
 registerRunsCommand(program);
 registerShowCommand(program);

@@ -41,7 +41,7 @@ export async function createWorkspace({
   await mkdir(root, { recursive: true });
   for (const input of task.inputFiles) {
     checkInputName(input, task);
-    const source = join(task.dir, input);
+    const source = join(task.inputDir ?? task.dir, input);
     const destination = join(root, input);
     try {
       await cp(source, destination, { recursive: true, force: true });

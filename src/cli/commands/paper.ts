@@ -1,0 +1,120 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { runPaper } from '../../repo/run-paper.js';
+import { noSandboxWarning } from '../../sandbox/index.js';
+import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { renderTable } from '../render/render-table.js';
+import { createRunModelCaller } from '../model-caller.js';
+
+interface PaperCommandOptions {
+  out?: string;
+  selfRefine?: boolean;
+  repairSteps: number;
+  verify: boolean;
+  smokeTimeout: number;
+  paperMaxChars: number;
+  python?: string;
+  sandbox: 'bubblewrap' | 'none';
+  gpu?: boolean;
+  json?: boolean;
+}
+
+function wholeNumber(flag: string, minimum: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value.trim()) || number < minimum) {
+      throw new InvalidArgumentError(`${flag} expects a whole number ≥ ${minimum}`);
+    }
+    return number;
+  };
+}
+
+const money = (cost: number | null) => (cost === null ? 'unknown' : `$${cost.toFixed(4)}`);
+
+/** `codify paper PAPER`: a paper in, a git repository that runs (or says plainly why not) out. */
+export function registerPaperCommand(program: Command): void {
+  const command = program
+    .command('paper')
+    .description(
+      'turn a paper (PDF, LaTeX, Markdown or text) into a repository: plan, analyze, generate, then run and repair it',
+    )
+    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
+    .option('--out <dir>', 'write the repository here (new or empty folder); default <run>/repo')
+    .option('--self-refine', 'critique and revise the plan and design before generating code')
+    .option(
+      '--repair-steps <n>',
+      'agent steps for repairing a failing smoke run (0: no repair)',
+      wholeNumber('--repair-steps', 0),
+      15,
+    )
+    .option('--no-verify', 'stop after writing the repository, without the smoke run')
+    .option(
+      '--smoke-timeout <s>',
+      'time limit of each smoke run, in seconds',
+      wholeNumber('--smoke-timeout', 1),
+      300,
+    )
+    .option(
+      '--paper-max-chars <n>',
+      'paper characters given to prompts before sections are summarized',
+      wholeNumber('--paper-max-chars', 1000),
+      60_000,
+    )
+    .option('--python <path>', 'the Python interpreter for the smoke run')
+    .addOption(
+      new Option('--sandbox <kind>', 'where generated code runs')
+        .choices(['bubblewrap', 'none'])
+        .default('bubblewrap'),
+    )
+    .option('--gpu', 'pass NVIDIA devices into the sandbox')
+    .option('--json', 'print every event as one JSON line');
+  addModelOptions(command).action(async (paper: string, options: PaperCommandOptions) => {
+    if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
+    const renderer = createTerminalRenderer({ json: options.json ?? false });
+    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    try {
+      const result = await runPaper({
+        paperPath: paper,
+        models: (run) => createRunModelCaller(flags, run),
+        sandbox: options.sandbox,
+        gpu: options.gpu ?? false,
+        selfRefine: options.selfRefine ?? false,
+        repairSteps: options.repairSteps,
+        skipVerify: !options.verify,
+        smokeTimeoutS: options.smokeTimeout,
+        paperMaxChars: options.paperMaxChars,
+        argv: process.argv.slice(2),
+        sinks: [renderer],
+        ...(options.python === undefined ? {} : { python: options.python }),
+        ...(options.out === undefined ? {} : { outDir: options.out }),
+      });
+      renderer.finish();
+      if (!options.json) {
+        const report = result.report;
+        process.stdout.write(
+          `${renderTable([
+            ['repository', report.repository],
+            ['entry point', report.entryPoint],
+            [
+              'files',
+              `${report.files.length} (${report.files.reduce((sum, file) => sum + file.lines, 0)} lines)`,
+            ],
+            ['verify', `${report.verify.ok ? 'runs' : 'does not run'}: ${report.verify.summary}`],
+            ['model calls', String(report.totals.calls)],
+            ['tokens', `${report.totals.inputTokens} in, ${report.totals.outputTokens} out`],
+            ['cost', money(report.totals.costUsd)],
+            ['report', result.reportPath],
+            ['run', result.run.dir],
+          ])}\n`,
+        );
+      }
+      process.exitCode = result.report.verify.ok || !options.verify ? 0 : 1;
+    } catch (error) {
+      renderer.finish();
+      process.stderr.write(
+        `codify paper: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = 2;
+    }
+  });
+}

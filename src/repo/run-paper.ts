@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import type { ModelCaller } from '../llm/types.js';
+import { fitDocument } from '../paper/fit-document.js';
+import { readPaper } from '../paper/read-paper.js';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import { createRun, type Run } from '../runs/run.js';
+import type { EventSink } from '../runs/events.js';
+import { createSandbox, defaultLimits, type SandboxKind } from '../sandbox/index.js';
+import { describeNoInterpreter, findInterpreter } from '../sandbox/interpreters.js';
+import type { SandboxLimits } from '../sandbox/types.js';
+import { agentRepairer } from './agent-repair.js';
+import { checkOutputFolder, paperToRepository, type PaperToRepoResult } from './pipeline.js';
+import { renderDesign } from './planning.js';
+
+export interface RunPaperOptions {
+  paperPath: string;
+  /** Builds the run's model caller once the run exists, so calls are logged in it. */
+  models: (run: Run) => ModelCaller;
+  sandbox?: SandboxKind;
+  python?: string;
+  gpu?: boolean;
+  outDir?: string;
+  selfRefine?: boolean;
+  /** Agent steps for repairing a failing smoke run (default 15; 0 turns repair off). */
+  repairSteps?: number;
+  /** Characters of paper given to prompts before sections are summarized (default 60 000). */
+  paperMaxChars?: number;
+  /** Smoke-run time limit in seconds (default 300). */
+  smokeTimeoutS?: number;
+  skipVerify?: boolean;
+  runsRoot?: string;
+  argv?: string[];
+  sinks?: EventSink[];
+  onRun?: (run: Run) => void;
+}
+
+/** Modules the generated code will need at least; the logic design adds its own later. */
+const baselineModules = ['numpy'];
+
+/**
+ * `codify paper`: reads the paper, checks the sandbox, interpreter and output folder before
+ * any model call, then runs the pipeline in a new run and closes it with the report.
+ */
+export async function runPaper(
+  options: RunPaperOptions,
+): Promise<PaperToRepoResult & { run: Run }> {
+  const document = await readPaper(options.paperPath);
+  const sandboxKind = options.sandbox ?? 'bubblewrap';
+  const sandbox = await createSandbox(sandboxKind);
+  const choice = await findInterpreter(baselineModules, options.python);
+  if (choice.chosen === undefined)
+    throw new Error(describeNoInterpreter(baselineModules, choice.failures));
+  if (options.outDir !== undefined) {
+    const problem = checkOutputFolder(options.outDir);
+    if (problem !== undefined) throw new Error(problem);
+  }
+  const run = createRun({
+    mode: 'paper',
+    name: document.title || 'paper',
+    task: options.paperPath,
+    ...(options.runsRoot === undefined ? {} : { root: options.runsRoot }),
+    ...(options.argv === undefined ? {} : { argv: options.argv }),
+    ...(options.sinks === undefined ? {} : { sinks: options.sinks }),
+  });
+  options.onRun?.(run);
+  const models = options.models(run);
+  try {
+    run.emit({
+      type: 'stage-start',
+      stage: 'ingest',
+      detail: `${document.source.format}: ${options.paperPath}`,
+    });
+    const fitted = await fitDocument(document, {
+      maxChars: options.paperMaxChars ?? 60_000,
+      summarize: async (text, heading) =>
+        (
+          await models.call({
+            role: 'summarizer',
+            messages: [
+              {
+                role: 'user',
+                content: loadPrompt('repo-summarize-section', { heading, text, words: '250' }),
+              },
+            ],
+            label: `summarize ${heading}`,
+            expect: 'A dense summary of the section, at most 250 words.',
+          })
+        ).text,
+    });
+    run.emit({
+      type: 'stage-end',
+      stage: 'ingest',
+      ok: true,
+      detail: `${document.sections.length} sections, ${fitted.fullText.length} characters${fitted.summarized.length > 0 ? `; summarized: ${fitted.summarized.join(', ')}` : ''}`,
+    });
+    const limits: SandboxLimits = {
+      ...defaultLimits,
+      timeoutMs: (options.smokeTimeoutS ?? 300) * 1000,
+    };
+    const gpu = options.gpu ?? false;
+    const result = await paperToRepository({
+      paperText: fitted.text,
+      fullPaperText: fitted.fullText,
+      title: document.title,
+      models,
+      run,
+      sandbox,
+      interpreter: choice.chosen.path,
+      limits,
+      selfRefine: options.selfRefine ?? false,
+      repairBudgetSteps: options.repairSteps ?? 15,
+      gpu,
+      skipVerify: options.skipVerify ?? false,
+      ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
+      makeRepairer: (repoDir, plan) =>
+        agentRepairer({
+          repoDir,
+          plan,
+          design: renderDesign(plan),
+          models,
+          run,
+          sandbox,
+          interpreter: choice.chosen?.path ?? 'python3',
+          limits,
+          gpu,
+          pythonRequires: plan.logic.requiredPackages.map((pkg) => pkg.importName),
+        }),
+    });
+    const status = result.report.verify.ok || options.skipVerify ? 'completed' : 'failed';
+    run.close(status, result.report.verify.summary, {
+      repository: result.repository,
+      report: join(run.dir, 'report.md'),
+      verified: result.report.verify.ok,
+    });
+    return { ...result, run };
+  } catch (error) {
+    run.close('failed', error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}

@@ -39,6 +39,8 @@ export interface CodifyConfig {
   exchange: ExchangeSettings;
   /** Write every call to this JSONL file (`--record FILE`). */
   record?: string;
+  /** Relative exchange folders and replay files are found from here; the process's cwd when absent. */
+  cwd?: string;
   /** The config file that was read, if any. */
   configFile?: string;
 }

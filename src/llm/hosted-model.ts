@@ -11,15 +11,6 @@ import { providerKeyVariables } from './provider-keys.js';
 
 type Environment = Record<string, string | undefined>;
 
-/** Where each provider's base URL can be overridden from the environment. */
-export const baseUrlVariables: Record<HostedProviderName, string> = {
-  openai: 'OPENAI_BASE_URL',
-  anthropic: 'ANTHROPIC_BASE_URL',
-  google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
-  ollama: 'OLLAMA_BASE_URL',
-  'openai-compatible': 'OPENAI_COMPATIBLE_BASE_URL',
-};
-
 const keyVariable = (provider: HostedProviderName): string | undefined =>
   providerKeyVariables.find((entry) => entry.provider === provider)?.variable;
 
@@ -45,7 +36,8 @@ export function createHostedModel(
   env: Environment,
 ): LanguageModelV3 {
   const apiKey = apiKeyFor(spec, settings, env);
-  const baseURL = settings?.baseURL ?? env[baseUrlVariables[spec.provider]];
+  // Base URLs from the environment are folded into settings by loadConfig.
+  const baseURL = settings?.baseURL;
   const common = {
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(settings?.headers === undefined ? {} : { headers: settings.headers }),

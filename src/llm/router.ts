@@ -94,6 +94,8 @@ export class ModelRouter implements ModelCaller {
         if (!canRetry) {
           this.options.run?.emit({ type: 'llm-error', ...base, message: verdict.reason, attempts });
           if (cancelled) throw abortReason(request.signal);
+          // Local answerers (exchange, replay) fail with messages meant for the user as they are.
+          if (!answerer.remote && error instanceof Error) throw error;
           throw new ModelCallError(request.role, spec, attempts, verdict.reason, { cause: error });
         }
         const delayMs = retryDelay(

@@ -1,0 +1,117 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadPrompt } from '../prompts/load-prompt.js';
+import type { ExchangeSettings } from '../config/codify-config.js';
+import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
+import { estimateTokens } from './estimate-tokens.js';
+import { fence } from './markdown-fence.js';
+import { waitForCompleteFile } from './wait-for-file.js';
+
+/** The files of one exchange, named `NNNN-<role>.*` inside the folder. */
+export interface ExchangeFiles {
+  number: number;
+  prompt: string;
+  request: string;
+  response: string;
+}
+
+const numbered = /^(\d{4,})-/;
+
+/** The highest NNNN already used in the folder, so a resumed run never overwrites. */
+export function highestExchangeNumber(folder: string): number {
+  let highest = 0;
+  for (const entry of readdirSync(folder)) {
+    const match = numbered.exec(entry);
+    if (match?.[1] !== undefined) highest = Math.max(highest, Number(match[1]));
+  }
+  return highest;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * `exchange:DIR`: each request becomes `DIR/NNNN-<role>.prompt.md` (for people) and
+ * `DIR/NNNN-<role>.request.json` (for programs); the answer is read from
+ * `DIR/NNNN-<role>.response.md` once it is complete. Usage is estimated, cost is 0.
+ */
+export class ExchangeAnswerer implements Answerer {
+  readonly remote = false;
+  private lastNumber = 0;
+
+  constructor(
+    readonly folder: string,
+    private readonly settings: ExchangeSettings,
+  ) {}
+
+  async answer(request: AnswerRequest): Promise<AnswerResult> {
+    const files = this.writeRequest(request);
+    await waitForCompleteFile(files.response, {
+      signal: request.signal,
+      pollMs: this.settings.pollMs,
+      stableMs: this.settings.stableMs,
+      ...(this.settings.timeoutMs === undefined ? {} : { timeoutMs: this.settings.timeoutMs }),
+    });
+    const text = readFileSync(files.response, 'utf8').replace(/\s+$/, '');
+    const sent = [request.system ?? '', ...request.messages.map((message) => message.content)];
+    return {
+      text,
+      usage: {
+        inputTokens: estimateTokens(sent.join('')),
+        outputTokens: estimateTokens(text),
+        cachedInputTokens: 0,
+      },
+      costUsd: 0,
+    };
+  }
+
+  /** Writes the JSON, then the Markdown prompt, each by rename so a watcher sees whole files. */
+  writeRequest(request: AnswerRequest): ExchangeFiles {
+    mkdirSync(this.folder, { recursive: true });
+    const number = Math.max(this.lastNumber, highestExchangeNumber(this.folder)) + 1;
+    this.lastNumber = number;
+    const stem = `${String(number).padStart(4, '0')}-${request.role}`;
+    const files: ExchangeFiles = {
+      number,
+      prompt: join(this.folder, `${stem}.prompt.md`),
+      request: join(this.folder, `${stem}.request.json`),
+      response: join(this.folder, `${stem}.response.md`),
+    };
+    const json = {
+      number,
+      callId: request.callId,
+      role: request.role,
+      model: request.spec,
+      label: request.label ?? null,
+      system: request.system ?? null,
+      messages: request.messages,
+      temperature: request.temperature,
+      maxOutputTokens: request.maxOutputTokens ?? null,
+      expect: request.expect ?? null,
+      response: files.response,
+    };
+    writeAtomically(files.request, `${JSON.stringify(json, null, 2)}\n`);
+    const messages = request.messages
+      .map((message, index) => `### ${index + 1}. ${message.role}\n\n${fence(message.content)}`)
+      .join('\n\n');
+    const prompt = loadPrompt('exchange-prompt', {
+      number: String(number),
+      role: request.role,
+      label: request.label ?? `call ${request.callId}`,
+      expect: request.expect ?? 'a plain-text answer to the last message of the conversation.',
+      responsePath: files.response,
+      responseFile: `${stem}.response.md`,
+      requestFile: `${stem}.request.json`,
+      temperature: String(request.temperature),
+      system: request.system === undefined ? '(none)' : fence(request.system),
+      messageCount:
+        request.messages.length === 1 ? '1 message' : `${request.messages.length} messages`,
+      messages,
+    });
+    writeAtomically(files.prompt, prompt);
+    return files;
+  }
+}

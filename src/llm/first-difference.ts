@@ -1,0 +1,79 @@
+import type { ChatMessage, RoleName } from './types.js';
+
+/** The parts of a request a replay must match. */
+export interface ComparableRequest {
+  role: RoleName;
+  system?: string;
+  messages: ChatMessage[];
+}
+
+export interface Difference {
+  /** e.g. `messages[1].content, character 412`. */
+  where: string;
+  recorded: string;
+  live: string;
+}
+
+const excerptRadius = 20;
+
+function excerpt(text: string, index: number): string {
+  const start = Math.max(0, index - excerptRadius);
+  const end = Math.min(text.length, index + excerptRadius);
+  const body = JSON.stringify(text.slice(start, end)).slice(1, -1);
+  return `"${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}"`;
+}
+
+function textDifference(path: string, recorded: string, live: string): Difference | undefined {
+  if (recorded === live) return undefined;
+  let index = 0;
+  while (index < recorded.length && index < live.length && recorded[index] === live[index]) {
+    index += 1;
+  }
+  return {
+    where: `${path}, character ${index + 1}`,
+    recorded: excerpt(recorded, index),
+    live: excerpt(live, index),
+  };
+}
+
+/** The first place where a live request departs from the recorded one, or undefined. */
+export function firstDifference(
+  recorded: ComparableRequest,
+  live: ComparableRequest,
+): Difference | undefined {
+  if (recorded.role !== live.role) {
+    return { where: 'role', recorded: `"${recorded.role}"`, live: `"${live.role}"` };
+  }
+  if ((recorded.system === undefined) !== (live.system === undefined)) {
+    const show = (system: string | undefined): string =>
+      system === undefined ? 'no system prompt' : excerpt(system, 0);
+    return { where: 'system', recorded: show(recorded.system), live: show(live.system) };
+  }
+  const system = textDifference('system', recorded.system ?? '', live.system ?? '');
+  if (system !== undefined) return system;
+  const shared = Math.min(recorded.messages.length, live.messages.length);
+  for (let index = 0; index < shared; index += 1) {
+    const before = recorded.messages[index];
+    const now = live.messages[index];
+    if (before === undefined || now === undefined) break;
+    if (before.role !== now.role) {
+      return {
+        where: `messages[${index}].role`,
+        recorded: `"${before.role}"`,
+        live: `"${now.role}"`,
+      };
+    }
+    const content = textDifference(`messages[${index}].content`, before.content, now.content);
+    if (content !== undefined) return content;
+  }
+  if (recorded.messages.length !== live.messages.length) {
+    const count = (messages: ChatMessage[]): string =>
+      messages.length === 1 ? '1 message' : `${messages.length} messages`;
+    return {
+      where: `messages (count)`,
+      recorded: count(recorded.messages),
+      live: count(live.messages),
+    };
+  }
+  return undefined;
+}

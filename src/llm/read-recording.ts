@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { RecordedCall } from './recorded-call.js';
+import { ReplayError } from './replay-errors.js';
+import { roleNames } from './types.js';
+
+const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
+const usageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedInputTokens: z.number().default(0),
+});
+const recordedCallSchema = z.object({
+  call: z.number().int().positive(),
+  role: z.enum(roleNames),
+  model: z.string(),
+  system: z.string().optional(),
+  messages: z.array(messageSchema),
+  text: z.string(),
+  usage: usageSchema,
+  costUsd: z.number().nullable().optional(),
+});
+
+/** Reads a JSONL recording; a broken line is an error naming the file and line. */
+export function readRecording(file: string): RecordedCall[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReplayError(`replay: cannot read the recording ${file} (${reason})`);
+  }
+  const calls: RecordedCall[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      throw new ReplayError(`replay: ${file} line ${index + 1} is not valid JSON`);
+    }
+    const parsed = recordedCallSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.join('.') ?? '';
+      throw new ReplayError(
+        `replay: ${file} line ${index + 1} is not a recorded call (${path}: ${issue?.message ?? 'invalid'})`,
+      );
+    }
+    const { system, costUsd, ...rest } = parsed.data;
+    calls.push({
+      ...rest,
+      ...(system === undefined ? {} : { system }),
+      ...(costUsd === undefined ? {} : { costUsd }),
+    });
+  });
+  return calls;
+}

@@ -1,0 +1,43 @@
+import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
+import { firstDifference } from './first-difference.js';
+import type { RecordedCall } from './recorded-call.js';
+import { readRecording } from './read-recording.js';
+import { ReplayError, ReplayMismatchError } from './replay-errors.js';
+
+/**
+ * `replay:FILE`: answers from a recording strictly in order, after checking that each
+ * live request (role, system, messages) is the recorded one. One instance serves every
+ * role that names the same file, so the order is the session's order.
+ */
+export class ReplayAnswerer implements Answerer {
+  readonly remote = false;
+  private calls: RecordedCall[] | undefined;
+  private position = 0;
+
+  constructor(readonly file: string) {}
+
+  answer(request: AnswerRequest): Promise<AnswerResult> {
+    try {
+      return Promise.resolve(this.next(request));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private next(request: AnswerRequest): AnswerResult {
+    this.calls ??= readRecording(this.file);
+    const recorded = this.calls[this.position];
+    const number = this.position + 1;
+    if (recorded === undefined) {
+      throw new ReplayError(
+        `replay: call ${number} (${request.role}) goes past the end of the recording ${this.file}, which holds ${this.calls.length} call(s)`,
+      );
+    }
+    const difference = firstDifference(recorded, request);
+    if (difference !== undefined) {
+      throw new ReplayMismatchError(recorded.call, request.role, difference);
+    }
+    this.position += 1;
+    return { text: recorded.text, usage: recorded.usage, costUsd: recorded.costUsd ?? null };
+  }
+}

@@ -181,7 +181,9 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
           durationMs: Date.now() - started,
         });
         state.guard = advanceGuards(state.guard, action, input);
-        fullObservation = result.observation;
+        // The run folder's absolute path differs between a run and its replay; the planner
+        // cannot use it anyway (actions work inside the workspace), so it gets a stable name.
+        fullObservation = result.observation.split(context.run.dir).join('<run folder>');
         display = result.display;
         final = result.final === true;
         const named = (input as { final_script?: unknown } | null)?.final_script;

@@ -1,0 +1,171 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { ImplementResult } from '../../agent/final-result.js';
+import { runImplement } from '../../agent/implement.js';
+import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
+import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { noSandboxWarning } from '../../sandbox/index.js';
+import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
+import { renderTable } from '../render/render-table.js';
+import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { askInTerminal } from './ask-in-terminal.js';
+
+interface ImplementCommandOptions {
+  strategy: StrategyName;
+  maxSteps?: number;
+  maxMinutes?: number;
+  maxTokens?: number;
+  maxCost?: number;
+  interactive?: boolean;
+  python?: string;
+  sandbox: 'bubblewrap' | 'none';
+  gpu?: boolean;
+  root?: string;
+  json?: boolean;
+}
+
+export function positiveNumber(flag: string, whole: boolean): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (
+      value.trim() === '' ||
+      !Number.isFinite(number) ||
+      number <= 0 ||
+      (whole && !Number.isInteger(number))
+    ) {
+      throw new InvalidArgumentError(
+        `${flag} takes a ${whole ? 'whole ' : ''}number above 0 (got "${value}"), e.g. ${flag} ${whole ? '30' : '2.5'}`,
+      );
+    }
+    return number;
+  };
+}
+
+function money(value: number | null): string {
+  return value === null ? 'unknown (no price for a model)' : `$${value.toFixed(4)}`;
+}
+
+/** The summary printed after an implement or resume run. */
+export function resultTable(result: ImplementResult): string {
+  const metric = result.metric;
+  return renderTable([
+    ['outcome', `${result.outcome}: ${result.reason}`],
+    ['final script', result.finalScript ?? '(none written)'],
+    [
+      'ran',
+      result.execution === null
+        ? 'not executed'
+        : result.ran
+          ? 'yes'
+          : `no (exit code ${String(result.execution.exitCode)}${result.execution.timedOut ? ', timed out' : ''})`,
+    ],
+    ...(metric === null
+      ? []
+      : [
+          [
+            metric.name,
+            `${metric.value ?? 'not printed'} (starter: ${metric.starter ?? 'unknown'}, goal ${metric.goal}${metric.improved === null ? '' : metric.improved ? ', improved' : ', not improved'})`,
+          ] as [string, string],
+        ]),
+    ['lines edited', `+${result.linesEdited.added} -${result.linesEdited.removed} vs the starter`],
+    ['steps', String(result.steps)],
+    ['tokens', `${result.tokens.input} in, ${result.tokens.output} out`],
+    ['cost', money(result.costUsd)],
+    ['wall time', `${(result.wallTimeMs / 1000).toFixed(1)} s`],
+    ['run', result.runDir],
+  ]);
+}
+
+/** Exit code of a finished run: 0 when the final script ran, 1 otherwise. */
+export const exitCodeOf = (result: ImplementResult): number =>
+  result.outcome !== 'failed' && result.ran ? 0 : 1;
+
+/** `codify implement TASK [...]` */
+export function registerImplementCommand(program: Command): void {
+  const command = program
+    .command('implement')
+    .description(
+      "implement a task folder's methodology on its starter code with the research agent",
+    )
+    .argument(
+      '<task>',
+      'the task folder (methodology_description.txt + starter_code.py, or an MLAgentBench folder)',
+    )
+    .addOption(
+      new Option('--strategy <name>', 'agent loop, or a baseline')
+        .choices([...strategyNames])
+        .default('agent'),
+    )
+    .option(
+      '--max-steps <n>',
+      'steps before a final answer is forced (default 50)',
+      positiveNumber('--max-steps', true),
+    )
+    .option(
+      '--max-minutes <n>',
+      'wall-clock minutes before a final answer is forced',
+      positiveNumber('--max-minutes', false),
+    )
+    .option(
+      '--max-tokens <n>',
+      'model tokens (input + output) before a final answer is forced',
+      positiveNumber('--max-tokens', true),
+    )
+    .option(
+      '--max-cost <usd>',
+      'dollars before a final answer is forced',
+      positiveNumber('--max-cost', false),
+    )
+    .option('--interactive', 'pause after every step: approve, comment or stop')
+    .option(
+      '--python <path>',
+      'the Python interpreter (default: the first that imports what the task requires)',
+    )
+    .addOption(
+      new Option('--sandbox <kind>', 'where scripts run')
+        .choices(['bubblewrap', 'none'])
+        .default('bubblewrap'),
+    )
+    .option('--gpu', 'pass NVIDIA devices into the sandbox')
+    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
+    .option('--json', 'print every event as one JSON line, then the result');
+  addModelOptions(command).action(async (task: string, options: ImplementCommandOptions) => {
+    if (options.sandbox === 'none' && options.json !== true)
+      process.stderr.write(`${noSandboxWarning}\n`);
+    const renderer = createTerminalRenderer({ json: options.json ?? false });
+    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    try {
+      // Bad model flags or missing API keys stop the command before a run folder is made.
+      loadModelSetup(flags);
+      const result = await runImplement({
+        taskDir: task,
+        strategy: options.strategy,
+        models: (run) => createRunModelCaller(flags, run),
+        sandbox: options.sandbox,
+        gpu: options.gpu ?? false,
+        agent: {
+          maxSteps: options.maxSteps,
+          maxMinutes: options.maxMinutes,
+          maxTokens: options.maxTokens,
+          maxCostUsd: options.maxCost,
+          interactive: options.interactive ?? false,
+        },
+        argv: process.argv.slice(2),
+        sinks: [renderer],
+        ...(options.interactive === true ? { ask: askInTerminal } : {}),
+        ...(options.python === undefined ? {} : { python: options.python }),
+        ...(options.root === undefined ? {} : { runsRoot: options.root }),
+      });
+      renderer.finish();
+      process.stdout.write(
+        options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
+      );
+      process.exitCode = exitCodeOf(result);
+    } catch (error) {
+      renderer.finish();
+      process.stderr.write(
+        `codify implement: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      process.exitCode = 2;
+    }
+  });
+}

@@ -5,6 +5,7 @@ import { PaperError } from './paper-error.js';
 import { findMainTex } from './find-main-tex.js';
 import { readLatex } from './read-latex.js';
 import { readMarkdown } from './read-markdown.js';
+import { readPdf } from './read-pdf.js';
 
 const supported =
   'PDF (.pdf), LaTeX (.tex, or a folder holding the main .tex), Markdown (.md, .markdown), plain text (.txt)';
@@ -58,6 +59,8 @@ export async function readPaper(path: string): Promise<PaperDocument> {
       return readMarkdown(bytes.toString('utf8'), path);
     case 'latex':
       return readLatex(path);
+    case 'pdf':
+      return readPdf(new Uint8Array(bytes), path);
     default:
       throw new PaperError(
         'unknown-format',

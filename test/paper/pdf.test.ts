@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { markdownPaperToPdf } from '../../src/paper/markdown-to-pdf.js';
+import { PaperError } from '../../src/paper/paper-error.js';
+import { readPaper } from '../../src/paper/read-paper.js';
+import { renderDocument } from '../../src/paper/render-document.js';
+import { equations, examplePaperPath, examplePapers, headings } from './example-papers.js';
+
+const require = createRequire(import.meta.url);
+const PDFDocument = require('pdfkit') as typeof import('pdfkit');
+
+const squash = (text: string): string => text.replace(/\s+/g, '');
+
+async function pdfBytes(draw: (pdf: PDFKit.PDFDocument) => void, userPassword?: string) {
+  const pdf = new PDFDocument(userPassword === undefined ? {} : { userPassword });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve) =>
+    pdf.on('end', () => resolve(Buffer.concat(chunks))),
+  );
+  draw(pdf);
+  pdf.end();
+  return done;
+}
+
+async function failure(path: string): Promise<PaperError> {
+  const error: unknown = await readPaper(path).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof PaperError)) throw new Error(`expected a PaperError for ${path}`);
+  return error;
+}
+
+describe.each(examplePapers)('example paper %s: the PDF agrees with the Markdown', (name) => {
+  it('on title, authors, abstract, headings, equations, tables and algorithm captions', async () => {
+    const markdown = await readPaper(examplePaperPath(name, 'paper.md'));
+    const pdf = await readPaper(examplePaperPath(name, 'paper.pdf'));
+    expect(pdf.source.format).toBe('pdf');
+    expect(pdf.title).toBe(markdown.title);
+    expect(pdf.authors).toEqual(markdown.authors);
+    expect(squash(pdf.abstract)).toBe(squash(markdown.abstract));
+    expect(headings(pdf)).toEqual(headings(markdown));
+    expect(pdf.sections.map((section) => section.level)).toEqual(
+      markdown.sections.map((section) => section.level),
+    );
+    // Equation text comes back from positioned glyphs: compare it without whitespace.
+    expect(equations(pdf).map(squash)).toEqual(equations(markdown).map(squash));
+    const tables = (document: typeof pdf) => document.sections.flatMap((s) => s.tables);
+    expect(tables(pdf)).toEqual(tables(markdown));
+    const captions = (document: typeof pdf) =>
+      document.sections.flatMap((s) => s.algorithms.map((algorithm) => algorithm.caption));
+    expect(captions(pdf)).toEqual(captions(markdown));
+    const steps = pdf.sections.flatMap((s) => s.algorithms).map((a) => a.text);
+    // Indentation comes back from x positions: the body of a loop is indented under it.
+    expect(steps[0]).toMatch(/^( *)for .* do\n\1 {2}\S/m);
+  });
+
+  it('drops the references and the page numbers', async () => {
+    const pdf = await readPaper(examplePaperPath(name, 'paper.pdf'));
+    const text = renderDocument(pdf);
+    expect(headings(pdf)).not.toContain('references');
+    expect(text).not.toMatch(/NeurIPS, 2007|ICLR, 2018/);
+    expect(text).not.toMatch(/^\d+$/m);
+  });
+
+  it('is what scripts/build-example-pdfs.ts builds from paper.md, byte for byte', async () => {
+    const source = examplePaperPath(name, 'paper.md');
+    const built = await markdownPaperToPdf(await readFile(source, 'utf8'), source);
+    const committed = await readFile(examplePaperPath(name, 'paper.pdf'));
+    expect(built.equals(committed)).toBe(true);
+  });
+});
+
+describe('readPaper on problem PDFs', () => {
+  it('asks to decrypt an encrypted PDF', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'locked.pdf');
+    await writeFile(path, await pdfBytes((pdf) => pdf.text('Secret paper'), 'open-sesame'));
+    const error = await failure(path);
+    expect(error.code).toBe('encrypted');
+    expect(error.message).toContain(path);
+    expect(error.message).toContain('is encrypted: decrypt it first, e.g. with qpdf --decrypt');
+  });
+
+  it('asks for OCR when a PDF has no text layer', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'scan.pdf');
+    await writeFile(path, await pdfBytes((pdf) => pdf.rect(100, 100, 300, 400).fill('#333')));
+    const error = await failure(path);
+    expect(error.code).toBe('no-text');
+    expect(error.message).toContain('no text layer');
+    expect(error.message).toContain('ocrmypdf');
+  });
+
+  it('says a truncated PDF is unreadable', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'cut.pdf');
+    const whole = await pdfBytes((pdf) => pdf.text('Some text'));
+    await writeFile(path, whole.subarray(0, 40));
+    const error = await failure(path);
+    expect(['unreadable', 'no-text']).toContain(error.code);
+    expect(error.message).toContain(path);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { allActions } from '../../src/agent/actions/index.js';
+import { runImplement } from '../../src/agent/implement.js';
+import { skeletonSubparts } from '../../src/agent/strategies/prescribed-plan.js';
+import type { CodifyEvent } from '../../src/runs/events.js';
+import { scriptedCaller } from './scripted-caller.js';
+import { betterCode, makeTask, starterCode } from './task-fixture.js';
+
+const skeleton = starterCode.replace(
+  'def train():',
+  '# SUBPART 1: add subpart_one\ndef subpart_one():\n    return 0.0\n\ndef train():',
+);
+const implemented = betterCode.replace(
+  'def subpart_one():',
+  '# SUBPART 1: add subpart_one\ndef subpart_one():',
+);
+
+describe('baseline strategies', () => {
+  it('prescribed-plan runs the fixed sequence of actions without a planner', async () => {
+    const { taskDir, runsRoot } = makeTask();
+    let edits = 0;
+    const models = scriptedCaller({
+      planner: () => {
+        throw new Error('the prescribed plan has no planner');
+      },
+      other: (request) => {
+        if (request.label === 'edit-script') {
+          edits += 1;
+          return `\`\`\`python\n${edits === 1 ? skeleton : implemented}\`\`\``;
+        }
+        return 'The file defines train() and prints the accuracy.';
+      },
+    });
+    const events: CodifyEvent[] = [];
+    const result = await runImplement({
+      taskDir,
+      runsRoot,
+      models,
+      strategy: 'prescribed-plan',
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+      actions: allActions,
+      sinks: [(event) => events.push(event)],
+    });
+    const actions = events.flatMap((event) =>
+      event.type === 'action-start' ? [event.action] : [],
+    );
+    expect(actions[0]).toBe('List Files');
+    expect(actions.filter((action) => action === 'Understand File').length).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(actions.slice(-5)).toEqual([
+      'Edit Script',
+      'Edit Script',
+      'Check Implementation',
+      'Execute Script',
+      'Final Answer',
+    ]);
+    expect(models.requests.some((request) => request.role === 'planner')).toBe(false);
+    expect(result).toMatchObject({ strategy: 'prescribed-plan', outcome: 'completed', ran: true });
+    expect(result.metric?.value).toBe(0.9);
+    expect(result.execution?.reused).toBe(true);
+  });
+
+  it("single-call writes the answer's code block as the script, then runs and measures it", async () => {
+    const { taskDir, runsRoot } = makeTask();
+    const answered = scriptedCaller({
+      planner: () => {
+        throw new Error('single-call asks no planner steps');
+      },
+      other: (request) => {
+        expect(request.label).toBe('single call');
+        expect(request.messages[0]?.content).toContain('## starter_code.py');
+        return `Here is the script.\n\`\`\`python\n${betterCode}\`\`\`\nIt adds subpart_one.`;
+      },
+    });
+    const result = await runImplement({
+      taskDir,
+      runsRoot,
+      models: answered,
+      strategy: 'single-call',
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+    });
+    expect(result).toMatchObject({
+      strategy: 'single-call',
+      outcome: 'completed',
+      ran: true,
+      steps: 1,
+    });
+    expect(result.metric).toMatchObject({ value: 0.9, starter: 0.5, improved: true });
+    expect(result.linesEdited).toEqual({ added: 4, removed: 1 });
+    expect(answered.requests).toHaveLength(1);
+  });
+
+  it('finds the sub-parts a skeleton marks', () => {
+    expect(skeletonSubparts('x\n# SUBPART 1: load\n  #  subpart 2 : train\n')).toEqual([
+      { index: 1, title: 'load' },
+      { index: 2, title: 'train' },
+    ]);
+  });
+});

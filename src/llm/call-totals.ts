@@ -1,16 +1,6 @@
-import type { ModelAnswer } from './types.js';
+import type { CallTotals, ModelAnswer } from './types.js';
 
-/** What a caller has spent so far. */
-export interface CallTotals {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  /** Sum of the known costs, in dollars. */
-  costUsd: number;
-  /** Calls whose model has no known price; when above 0, costUsd is a lower bound. */
-  unpricedCalls: number;
-}
+export type { CallTotals } from './types.js';
 
 export const emptyTotals = (): CallTotals => ({
   calls: 0,

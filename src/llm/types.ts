@@ -51,6 +51,20 @@ export interface ModelCaller {
   levels(role: RoleName): number;
   /** The spec configured for a role at a level, for display. */
   spec(role: RoleName, level?: number): string;
+  /** Tokens and dollars spent so far (the router, src/llm/router.ts, implements it). */
+  totals?(): CallTotals;
+}
+
+/** What a caller has spent so far. */
+export interface CallTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  /** Sum of the known costs, in dollars. */
+  costUsd: number;
+  /** Calls whose model has no known price; when above 0, costUsd is a lower bound. */
+  unpricedCalls: number;
 }
 
 export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });

@@ -3,7 +3,8 @@ import { dirname, extname, relative, resolve } from 'node:path';
 import { stripLatexComments } from './latex-comments.js';
 import { PaperError } from './paper-error.js';
 
-const includePattern = /\\(input|include|subfile)\s*\{([^}]+)\}/g;
+// `\input{file}`, `\include{file}`, `\subfile{file}`, and TeX's brace-less `\input file`.
+const includePattern = /\\(input|include|subfile)(?:\s*\{([^}]+)\}|\s+([\w./-]+))/g;
 
 interface LatexFile {
   path: string;
@@ -37,7 +38,7 @@ async function flatten(file: LatexFile, root: string, stack: string[]): Promise<
   let last = 0;
   for (const match of source.matchAll(includePattern)) {
     const command = match[1] ?? 'input';
-    const name = (match[2] ?? '').trim();
+    const name = (match[2] ?? match[3] ?? '').trim();
     const included = await readIncluded(resolve(root, name), file.path, command, name);
     if (stack.includes(included.path)) {
       const chain = [...stack, included.path].map((entry) => relative(root, entry)).join(' → ');

@@ -6,6 +6,7 @@ import { findMainTex } from './find-main-tex.js';
 import { readLatex } from './read-latex.js';
 import { readMarkdown } from './read-markdown.js';
 import { readPdf } from './read-pdf.js';
+import { readText } from './read-text.js';
 
 const supported =
   'PDF (.pdf), LaTeX (.tex, or a folder holding the main .tex), Markdown (.md, .markdown), plain text (.txt)';
@@ -61,6 +62,8 @@ export async function readPaper(path: string): Promise<PaperDocument> {
       return readLatex(path);
     case 'pdf':
       return readPdf(new Uint8Array(bytes), path);
+    case 'text':
+      return readText(bytes.toString('utf8'), path);
     default:
       throw new PaperError(
         'unknown-format',

@@ -159,7 +159,7 @@ describe('readPaper on LaTeX', () => {
     const folder = await project({
       'main.tex': '\\documentclass{article}\\begin{document}\\input{a}\\end{document}',
       'a.tex': '\\section{A}\\input{b}',
-      'b.tex': '\\section{B}\\input{a.tex}',
+      'b.tex': '\\section{B}\n\\input a.tex\n',
     });
     const error = await failure(join(folder, 'main.tex'));
     expect(error.code).toBe('include-cycle');

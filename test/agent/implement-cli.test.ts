@@ -15,6 +15,8 @@ describe('codify implement', () => {
   it('replays a recorded session through the command with the real actions, sandbox and Python', async () => {
     const { taskDir, runsRoot } = makeTask();
     const recording = join(runsRoot, '..', 'session.jsonl');
+    // No Execute Script step: its observation states the script's wall time, which differs
+    // between the recording and the replay (the final result still runs the script).
     const planner = [
       plannerAnswer('List Files', { dir_path: '.' }),
       plannerAnswer('Edit Script', {
@@ -22,7 +24,6 @@ describe('codify implement', () => {
         edit_instruction: 'Add subpart_one and add it to the accuracy.',
         save_name: output,
       }),
-      plannerAnswer('Execute Script', { script_name: output }),
       plannerAnswer('Final Answer', { summary: 'Added subpart_one; accuracy 0.9 vs 0.5.' }),
     ];
     const summarizer = Array.from({ length: 8 }, (_, index) => `Step summary ${index + 1}.`);
@@ -62,11 +63,11 @@ describe('codify implement', () => {
     expect(child.status).toBe(0);
     const lines = child.stdout.trim().split('\n');
     const result = JSON.parse(lines.at(-1) ?? '{}') as ImplementResult;
-    expect(result).toMatchObject({ outcome: 'completed', ran: true, steps: 4, strategy: 'agent' });
+    expect(result).toMatchObject({ outcome: 'completed', ran: true, steps: 3, strategy: 'agent' });
     expect(result.metric).toMatchObject({ value: 0.9, starter: 0.5, improved: true });
     expect(readFileSync(join(result.runDir, output), 'utf8')).toBe(betterCode);
     const events = lines.slice(0, -1).map((line) => JSON.parse(line) as { type: string });
-    expect(events.filter((event) => event.type === 'llm-end').length).toBeGreaterThanOrEqual(9);
+    expect(events.filter((event) => event.type === 'llm-end').length).toBeGreaterThanOrEqual(7);
     expect(events.at(-1)?.type).toBe('run-end');
   });
 

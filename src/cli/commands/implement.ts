@@ -3,6 +3,7 @@ import type { ImplementResult } from '../../agent/final-result.js';
 import { runImplement } from '../../agent/implement.js';
 import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { roleNames } from '../../llm/types.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
@@ -135,8 +136,9 @@ export function registerImplementCommand(program: Command): void {
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
     try {
       // Bad model flags or missing API keys stop the command before a run folder is made.
-      loadModelSetup(flags);
+      const config = loadModelSetup(flags);
       const result = await runImplement({
+        modelSpecs: Object.fromEntries(roleNames.map((role) => [role, config.roles[role].models])),
         taskDir: task,
         strategy: options.strategy,
         models: (run) => createRunModelCaller(flags, run),

@@ -34,7 +34,7 @@ export class ModelRouter implements ModelCaller {
   constructor(
     readonly config: CodifyConfig,
     private readonly source: AnswererSource,
-    private readonly options: RouterOptions = {},
+    private options: RouterOptions = {},
   ) {
     const record = options.record ?? config.record;
     this.recording = record === undefined ? undefined : new RecordingWriter(record);
@@ -47,6 +47,11 @@ export class ModelRouter implements ModelCaller {
   spec(role: RoleName, level = 0): string {
     const models = this.config.roles[role].models;
     return models[Math.min(level, models.length - 1)] ?? '(no model set)';
+  }
+
+  /** Sends this caller's events to a run created after the caller (run-start needs the models). */
+  useRun(run: RunContext): void {
+    this.options.run = run;
   }
 
   /** Tokens and dollars spent by every completed call so far. */

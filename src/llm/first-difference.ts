@@ -23,16 +23,37 @@ function excerpt(text: string, index: number): string {
   return `"${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}"`;
 }
 
+/**
+ * Text that legitimately differs between a recording and its replay: numbers (timings,
+ * sizes, floating-point output of the scripts the model ran, which vary between
+ * machines) and run folder names. Replay compares requests with these masked, so a
+ * changed prompt still fails while a slower machine does not.
+ */
+const volatile =
+  /\b\d{8}-\d{6}-[a-z0-9-]*-[0-9a-f]{6}\b|[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?/g;
+
+/** The text with every volatile span replaced by `#`. */
+export function maskVolatile(text: string): string {
+  return text.replace(volatile, '#');
+}
+
 function textDifference(path: string, recorded: string, live: string): Difference | undefined {
   if (recorded === live) return undefined;
+  const maskedRecorded = maskVolatile(recorded);
+  const maskedLive = maskVolatile(live);
+  if (maskedRecorded === maskedLive) return undefined;
   let index = 0;
-  while (index < recorded.length && index < live.length && recorded[index] === live[index]) {
+  while (
+    index < maskedRecorded.length &&
+    index < maskedLive.length &&
+    maskedRecorded[index] === maskedLive[index]
+  ) {
     index += 1;
   }
   return {
-    where: `${path}, character ${index + 1}`,
-    recorded: excerpt(recorded, index),
-    live: excerpt(live, index),
+    where: `${path}, character ${index + 1} (numbers masked)`,
+    recorded: excerpt(maskedRecorded, index),
+    live: excerpt(maskedLive, index),
   };
 }
 

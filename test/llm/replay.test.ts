@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { createModelCaller } from '../../src/llm/create-model-caller.js';
 import { ReplayMismatchError } from '../../src/llm/replay-errors.js';
+import { maskVolatile } from '../../src/llm/first-difference.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import { roleNames, type ModelCaller, type ModelRequest } from '../../src/llm/types.js';
 
@@ -83,7 +84,7 @@ describe('--record and replay:FILE', () => {
             ...request,
             messages: request.messages.map((message, index) =>
               index === 2
-                ? { ...message, content: 'Observation: accuracy 0.92 after 3 epochs.' }
+                ? { ...message, content: 'Observation: accuracy 0.91 after 3 batches.' }
                 : message,
             ),
           }
@@ -91,7 +92,29 @@ describe('--record and replay:FILE', () => {
     );
     await expect(changed).rejects.toThrow(ReplayMismatchError);
     await expect(changed).rejects.toThrow(
-      'replay: call 2 (planner) differs from the recording at messages[2].content, character 26: recorded "…vation: accuracy 0.91 after 3 epochs.", live "…vation: accuracy 0.92 after 3 epochs."',
+      'replay: call 2 (planner) differs from the recording at messages[2].content, character 33 (numbers masked): recorded "… accuracy # after # epochs.", live "… accuracy # after # batches."',
+    );
+  });
+
+  it('tolerates numbers that differ between machines (timings, float output, run ids)', async () => {
+    const recorded = recordSession();
+    const texts = await recorded.texts;
+    const caller = replayCaller(recorded.file);
+    const slower = session(caller, (request) =>
+      request.messages.length === 3
+        ? {
+            ...request,
+            messages: request.messages.map((message, index) =>
+              index === 2
+                ? { ...message, content: 'Observation: accuracy 0.9132 after 3 epochs.' }
+                : message,
+            ),
+          }
+        : request,
+    );
+    expect(await slower).toEqual(texts);
+    expect(maskVolatile('ran in 12.5 s; runs/20261122-210405-yona-digits-3fa9c1/outputs')).toBe(
+      'ran in # s; runs/#/outputs',
     );
   });
 

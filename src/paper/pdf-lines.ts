@@ -1,3 +1,5 @@
+import type { PdfItem } from './pdf-columns.js';
+import { readingOrder } from './pdf-columns.js';
 import { PaperError } from './paper-error.js';
 
 /** One line of a PDF page, rebuilt from positioned text items. */
@@ -18,15 +20,6 @@ export interface PdfLine {
   pageHeight: number;
 }
 
-interface Item {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  size: number;
-  monospace: boolean;
-}
-
 interface PdfjsTextItem {
   str: string;
   transform: number[];
@@ -43,7 +36,7 @@ function errorName(error: unknown): string {
 }
 
 /** Items of one baseline, left to right, joined with spaces where there is a gap. */
-function buildLine(items: Item[], page: number, pageHeight: number): Omit<PdfLine, 'gapBefore'> {
+function buildLine(items: PdfItem[], page: number, pageHeight: number): Omit<PdfLine, 'gapBefore'> {
   items.sort((first, second) => first.x - second.x);
   const size = Math.max(...items.map((item) => item.size));
   const cells: string[] = [];
@@ -116,7 +109,7 @@ export async function readPdfLines(data: Uint8Array, path: string): Promise<PdfL
       const page = await pdf.getPage(number);
       const pageHeight = page.view[3] ?? 792;
       const content = await page.getTextContent();
-      const items: Item[] = [];
+      const items: PdfItem[] = [];
       for (const raw of content.items) {
         // Whitespace items only fill gaps; the gaps themselves separate words and cells.
         if (!isTextItem(raw) || raw.str.trim().length === 0) continue;
@@ -131,24 +124,14 @@ export async function readPdfLines(data: Uint8Array, path: string): Promise<PdfL
           monospace: /mono|courier/i.test(family) || /courier|mono/i.test(raw.fontName),
         });
       }
-      items.sort((first, second) => second.y - first.y || first.x - second.x);
-      const groups: Item[][] = [];
-      for (const item of items) {
-        const group = groups.at(-1);
-        const baseline = group?.[0];
-        if (
-          group &&
-          baseline &&
-          Math.abs(baseline.y - item.y) < 0.4 * Math.max(baseline.size, item.size)
-        ) {
-          group.push(item);
-        } else groups.push([item]);
-      }
+      const groups = readingOrder(items, page.view[2] ?? 612);
       let previous: number | undefined;
       for (const group of groups) {
         const line = buildLine(group, number, pageHeight);
         if (line.text.length === 0) continue;
-        lines.push({ ...line, gapBefore: previous === undefined ? Infinity : previous - line.y });
+        // Moving up the page means a new column: a new block, like a new page.
+        const gap = previous === undefined || previous <= line.y ? Infinity : previous - line.y;
+        lines.push({ ...line, gapBefore: gap });
         previous = line.y;
       }
       page.cleanup();

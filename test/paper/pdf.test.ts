@@ -103,3 +103,53 @@ describe('readPaper on problem PDFs', () => {
     expect(error.message).toContain(path);
   });
 });
+
+const filler = (topic: string): string =>
+  Array.from(
+    { length: 6 },
+    (_unused, index) => `${topic} sentence number ${index} explains the idea.`,
+  ).join(' ');
+
+describe('readPaper on a two-column PDF', () => {
+  it('reads the left column before the right one', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'columns.pdf');
+    const bytes = await pdfBytes((pdf) => {
+      pdf
+        .font('Helvetica-Bold')
+        .fontSize(18)
+        .text('Two Column Paper', 72, 72, { width: 468, align: 'center' });
+      pdf
+        .font('Helvetica')
+        .fontSize(11)
+        .text('Ann Author', 72, 100, { width: 468, align: 'center' });
+      const column = (x: number, blocks: [string, string][]): void => {
+        let y = 140;
+        for (const [heading, text] of blocks) {
+          pdf.font('Helvetica-Bold').fontSize(12).text(heading, x, y, { width: 220 });
+          pdf
+            .font('Times-Roman')
+            .fontSize(10)
+            .text(text, x, pdf.y + 4, { width: 220 });
+          y = pdf.y + 12;
+        }
+      };
+      column(72, [
+        ['1 Introduction', filler('Left')],
+        ['2 Background', filler('Lower')],
+      ]);
+      column(320, [
+        ['3 Method', filler('Right')],
+        ['4 Results', filler('Final')],
+      ]);
+    });
+    await writeFile(path, bytes);
+    const document = await readPaper(path);
+    expect(document.title).toBe('Two Column Paper');
+    expect(headings(document)).toEqual(['introduction', 'background', 'method', 'results']);
+    const [introduction, , method] = document.sections;
+    expect(introduction?.text).toContain('Left sentence number 5 explains the idea.');
+    expect(introduction?.text).not.toContain('Right');
+    expect(method?.text).toContain('Right sentence number 0 explains the idea.');
+    expect(method?.tables).toEqual([]);
+  });
+});

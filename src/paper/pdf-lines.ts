@@ -113,10 +113,13 @@ export async function readPdfLines(data: Uint8Array, path: string): Promise<PdfL
       for (const raw of content.items) {
         // Whitespace items only fill gaps; the gaps themselves separate words and cells.
         if (!isTextItem(raw) || raw.str.trim().length === 0) continue;
-        const [a = 0, b = 0, , , x = 0, y = 0] = raw.transform.map(Number);
+        const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = raw.transform.map(Number);
+        // Rotated text (arXiv's side stamp, axis labels) is not part of the reading flow.
+        if (Math.abs(b) > 0.01 * Math.abs(a) || Math.abs(c) > 0.01 * Math.abs(d)) continue;
         const family = content.styles[raw.fontName]?.fontFamily ?? '';
         items.push({
-          text: raw.str,
+          // NFKC turns ligatures (ﬁ, ﬂ) and compatibility forms back into plain letters.
+          text: raw.str.normalize('NFKC'),
           x,
           y,
           width: raw.width,

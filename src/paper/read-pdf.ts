@@ -23,9 +23,30 @@ function bodySize(lines: PdfLine[]): number {
   return [...counts.entries()].sort((first, second) => second[1] - first[1])[0]?.[0] ?? 10;
 }
 
-function isPageNumber(line: PdfLine): boolean {
-  const nearEdge = line.y < 60 || line.y > line.pageHeight - 50;
-  return nearEdge && /^(page\s+)?\d{1,4}$/i.test(line.text);
+function nearEdge(line: PdfLine): boolean {
+  return line.y < 60 || line.y > line.pageHeight - 60;
+}
+
+/**
+ * Page furniture: page numbers, and running headers or footers (the same text, digits
+ * aside, at the top or bottom of two or more pages).
+ */
+function furniture(lines: PdfLine[]): Set<PdfLine> {
+  const pagesByText = new Map<string, Set<number>>();
+  const key = (line: PdfLine): string => line.text.replace(/\d+/g, '#').toLowerCase();
+  for (const line of lines) {
+    if (!nearEdge(line)) continue;
+    const pages = pagesByText.get(key(line)) ?? new Set<number>();
+    pages.add(line.page);
+    pagesByText.set(key(line), pages);
+  }
+  return new Set(
+    lines.filter(
+      (line) =>
+        nearEdge(line) &&
+        (/^(page\s+)?\d{1,4}$/i.test(line.text) || (pagesByText.get(key(line))?.size ?? 0) >= 2),
+    ),
+  );
 }
 
 /** Drops equation numbers like "(3)" at the right edge, which arrive as a separate cell. */
@@ -127,7 +148,8 @@ type Open =
 
 /** Lays PDF lines out as a document: headings, paragraphs, equations, tables, algorithms. */
 export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
-  const content = lines.filter((line) => !isPageNumber(line)).map(withoutEquationNumber);
+  const dropped = furniture(lines);
+  const content = lines.filter((line) => !dropped.has(line)).map(withoutEquationNumber);
   const builder = new DocumentBuilder();
   const { title, authors, rest } = titleBlock(content);
   builder.title = title;

@@ -111,7 +111,7 @@ const filler = (topic: string): string =>
   ).join(' ');
 
 describe('readPaper on a two-column PDF', () => {
-  it('reads the left column before the right one', async () => {
+  it('reads the left column before the right one and drops page furniture', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'columns.pdf');
     const bytes = await pdfBytes((pdf) => {
       pdf
@@ -141,11 +141,39 @@ describe('readPaper on a two-column PDF', () => {
         ['3 Method', filler('Right')],
         ['4 Results', filler('Final')],
       ]);
+      // Page furniture the reader must drop: a side stamp and a running header.
+      pdf.save().rotate(-90, { origin: [30, 500] });
+      pdf.font('Times-Roman').fontSize(20).text('arXiv:2611.00001v1 [cs.LG] 22 Nov 2026', 30, 500, {
+        lineBreak: false,
+      });
+      pdf.restore();
+      const header = (): void => {
+        pdf.font('Times-Italic').fontSize(9).text('Preprint. Under review.', 72, 30, {
+          width: 468,
+          align: 'center',
+          lineBreak: false,
+        });
+      };
+      header();
+      pdf.addPage();
+      header();
+      pdf.font('Helvetica-Bold').fontSize(12).text('5 Conclusion', 72, 100);
+      pdf
+        .font('Times-Roman')
+        .fontSize(10)
+        .text(filler('Closing'), 72, pdf.y + 4, { width: 468 });
     });
     await writeFile(path, bytes);
     const document = await readPaper(path);
     expect(document.title).toBe('Two Column Paper');
-    expect(headings(document)).toEqual(['introduction', 'background', 'method', 'results']);
+    expect(headings(document)).toEqual([
+      'introduction',
+      'background',
+      'method',
+      'results',
+      'conclusion',
+    ]);
+    expect(JSON.stringify(document)).not.toMatch(/arXiv|Preprint/);
     const [introduction, , method] = document.sections;
     expect(introduction?.text).toContain('Left sentence number 5 explains the idea.');
     expect(introduction?.text).not.toContain('Right');

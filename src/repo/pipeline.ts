@@ -21,7 +21,13 @@ export interface PaperToRepoOptions {
   models: ModelCaller;
   run: RunContext;
   sandbox: Sandbox;
+  /** The interpreter for syntax checks (any Python 3 will do). */
   interpreter: string;
+  /**
+   * The interpreter for the smoke run, chosen for the logic design's packages; a string is
+   * the reason none fits. Default: `interpreter`.
+   */
+  chooseInterpreter?: (requires: string[]) => Promise<{ path: string } | { problem: string }>;
   limits: SandboxLimits;
   /** Where the repository is written; default `<run>/repo`. Must be absent or empty. */
   outDir?: string;
@@ -31,7 +37,7 @@ export interface PaperToRepoOptions {
   /** Agent steps the repair may use; 0 turns repair off. */
   repairBudgetSteps: number;
   /** Builds the repairer for a repository; the research agent in practice. */
-  makeRepairer?: (repoDir: string, plan: Plan) => Repairer;
+  makeRepairer?: (repoDir: string, plan: Plan, interpreter: string) => Repairer;
   gpu?: boolean;
   /** Stop before the smoke run (the repository is still written and committed). */
   skipVerify?: boolean;
@@ -165,9 +171,16 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     'requirements.txt, reproduce.sh and README',
   );
   let verify: VerifyOutcome | { ok: false; summary: string; skipped: true };
-  if (options.skipVerify) {
+  const requires = plan.logic.requiredPackages.map((pkg) => pkg.importName);
+  const runner = options.skipVerify
+    ? undefined
+    : ((await options.chooseInterpreter?.(requires)) ?? { path: options.interpreter });
+  if (runner === undefined) {
     verify = { ok: false, summary: 'verify was skipped (--no-verify)', skipped: true };
+  } else if ('problem' in runner) {
+    verify = { ok: false, summary: `no smoke run: ${runner.problem}`, skipped: true };
   } else {
+    const smokeInterpreter = runner.path;
     verify = await stage(
       'verify',
       () =>
@@ -175,12 +188,12 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
           sandbox: options.sandbox,
           repoDir,
           entryPoint: plan.logic.entryPoint,
-          interpreter: options.interpreter,
+          interpreter: smokeInterpreter,
           limits: options.limits,
           outputsDir: join(run.dir, 'outputs'),
           gpu: options.gpu,
           repairBudgetSteps: options.repairBudgetSteps,
-          repair: options.makeRepairer?.(repoDir, plan),
+          repair: options.makeRepairer?.(repoDir, plan, smokeInterpreter),
           onRun: (smoke) =>
             run.emit({
               type: 'execution-end',

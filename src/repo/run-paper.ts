@@ -112,7 +112,13 @@ export async function runPaper(
       gpu,
       skipVerify: options.skipVerify ?? false,
       ...(options.outDir === undefined ? {} : { outDir: options.outDir }),
-      makeRepairer: (repoDir, plan) =>
+      chooseInterpreter: async (requires) => {
+        const found = await findInterpreter(requires, options.python);
+        return found.chosen === undefined
+          ? { problem: describeNoInterpreter(requires, found.failures) }
+          : { path: found.chosen.path };
+      },
+      makeRepairer: (repoDir, plan, interpreter) =>
         agentRepairer({
           repoDir,
           plan,
@@ -120,7 +126,7 @@ export async function runPaper(
           models,
           run,
           sandbox,
-          interpreter: choice.chosen?.path ?? 'python3',
+          interpreter,
           limits,
           gpu,
           pythonRequires: plan.logic.requiredPackages.map((pkg) => pkg.importName),

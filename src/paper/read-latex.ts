@@ -5,6 +5,7 @@ import { cleanLatexInline, referenceMarkerPattern } from './latex-inline.js';
 import { expandMacros, extractMacros } from './latex-macros.js';
 import { skipColumnSpecification, tabularRows } from './latex-tabular.js';
 import { DocumentBuilder } from './document-builder.js';
+import { displayEquation, isDisplayMathEnvironment } from './display-math.js';
 import type { PaperDocument, PaperTable } from './document.js';
 import { normalizeWhitespace } from './normalize.js';
 
@@ -14,18 +15,6 @@ const sectionLevels: Record<string, number> = {
   section: 1,
   subsection: 2,
   subsubsection: 3,
-};
-/** Display math environments; the value is how the body is wrapped to stay valid in `$$`. */
-const mathEnvironments: Record<string, string | undefined> = {
-  equation: undefined,
-  displaymath: undefined,
-  math: undefined,
-  multline: undefined,
-  align: 'aligned',
-  flalign: 'aligned',
-  alignat: 'alignedat',
-  eqnarray: 'aligned',
-  gather: 'gathered',
 };
 const dropped = new Set(['thebibliography', 'abstract', 'comment', 'figure', 'titlepage']);
 const verbatim = new Set(['verbatim', 'lstlisting', 'minted', 'Verbatim']);
@@ -83,10 +72,6 @@ function caption(body: string): string | undefined {
   return group ? normalizeWhitespace(cleanLatexInline(group.content)) : undefined;
 }
 
-function mathBody(body: string): string {
-  return body.replace(/\\(label\s*\{[^}]*\}|nonumber\b|notag\b)/g, '');
-}
-
 class LatexParser {
   readonly builder = new DocumentBuilder();
   readonly counters = new Counters();
@@ -128,7 +113,7 @@ class LatexParser {
       const end = text.indexOf(close, after);
       const body = text.slice(after, end < 0 ? text.length : end);
       this.counters.label(body, this.counters.next('equation'));
-      this.builder.equation(mathBody(body));
+      this.builder.equation(displayEquation(body));
       return end < 0 ? text.length : end + close.length;
     }
     const command = match[1];
@@ -150,13 +135,9 @@ class LatexParser {
     const full = `${name}${starred ? '*' : ''}`;
     const { bodyEnd, end } = findEnvironmentEnd(text, full, after);
     const body = text.slice(after, bodyEnd);
-    if (name in mathEnvironments) {
+    if (isDisplayMathEnvironment(name)) {
       if (!starred) this.counters.label(body, this.counters.next('equation'));
-      const wrapper = mathEnvironments[name];
-      const inner = mathBody(name === 'alignat' ? body.replace(/^\s*\{[^}]*\}/, '') : body);
-      this.builder.equation(
-        wrapper === undefined ? inner : `\\begin{${wrapper}}${inner}\\end{${wrapper}}`,
-      );
+      this.builder.equation(displayEquation(body, name));
     } else if (name === 'table') {
       this.counters.label(body, this.counters.next('table'));
       const tables = this.tables(body);

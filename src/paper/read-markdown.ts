@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { DocumentBuilder } from './document-builder.js';
+import { displayEquation } from './display-math.js';
 import type { PaperDocument, PaperTable } from './document.js';
 import { splitAuthors } from './normalize.js';
 
@@ -135,9 +136,10 @@ export function readMarkdown(source: string, path: string): PaperDocument {
       continue;
     }
 
-    const display = /^(\$\$|\\\[|\\begin\{(equation|align|gather|multline|displaymath)\*?\})/.exec(
-      trimmed,
-    );
+    const display =
+      /^(\$\$|\\\[|\\begin\{(equation|align|alignat|flalign|eqnarray|gather|multline|displaymath)\*?\})/.exec(
+        trimmed,
+      );
     if (display?.[1]) {
       flush();
       closeTable();
@@ -150,10 +152,7 @@ export function readMarkdown(source: string, path: string): PaperDocument {
       }
       const end = body.indexOf(close);
       const latex = end >= 0 ? body.slice(0, end) : body;
-      const wrapped = display[2] !== undefined && /^(align|gather|multline)/.test(display[2]);
-      builder.equation(
-        wrapped ? `\\begin{${display[2] ?? ''}*}${latex}\\end{${display[2] ?? ''}*}` : latex,
-      );
+      builder.equation(displayEquation(latex, display[2]));
       continue;
     }
 

@@ -27,6 +27,11 @@ $$
 
 \\[ \\mathcal{L} = \\sum_i (y_i - \\hat{y}_i)^2 \\]
 
+\\begin{align}
+  a &= b \\label{eq:a} \\\\
+  c &= d
+\\end{align}
+
 Table 1: Expected accuracy.
 
 | Method | Accuracy |
@@ -81,7 +86,11 @@ describe('readPaper on Markdown', () => {
     const [introduction, , loss] = document.sections;
     expect(introduction?.equations).toEqual(['y = W x + b']);
     expect(introduction?.text).toContain('$x \\in \\mathbb{R}^d$');
-    expect(loss?.equations).toEqual(['\\mathcal{L} = \\sum_i (y_i - \\hat{y}_i)^2']);
+    // The same form the LaTeX reader gives an align environment.
+    expect(loss?.equations).toEqual([
+      '\\mathcal{L} = \\sum_i (y_i - \\hat{y}_i)^2',
+      '\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}',
+    ]);
     expect(loss?.tables).toEqual([
       {
         caption: 'Expected accuracy',

@@ -17,6 +17,7 @@ interface PaperCommandOptions {
   sandbox: 'bubblewrap' | 'none';
   gpu?: boolean;
   json?: boolean;
+  root?: string;
 }
 
 function wholeNumber(flag: string, minimum: number) {
@@ -67,6 +68,7 @@ export function registerPaperCommand(program: Command): void {
         .default('bubblewrap'),
     )
     .option('--gpu', 'pass NVIDIA devices into the sandbox')
+    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line');
   addModelOptions(command).action(async (paper: string, options: PaperCommandOptions) => {
     if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
@@ -87,6 +89,7 @@ export function registerPaperCommand(program: Command): void {
         sinks: [renderer],
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.out === undefined ? {} : { outDir: options.out }),
+        ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });
       renderer.finish();
       if (!options.json) {

@@ -4,7 +4,7 @@ import { runPaper } from '../../repo/run-paper.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { renderTable } from '../render/render-table.js';
-import { createRunModelCaller } from '../model-caller.js';
+import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 
 interface PaperCommandOptions {
   out?: string;
@@ -75,6 +75,8 @@ export function registerPaperCommand(program: Command): void {
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
     try {
+      // Bad model flags or missing API keys stop the command before a run folder is made.
+      loadModelSetup(flags);
       const result = await runPaper({
         paperPath: paper,
         models: (run) => createRunModelCaller(flags, run),

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const python = '/usr/bin/python3';
-const exampleNames = ['yona-digits', 'flag-graph'];
+const exampleNames = ['yona-digits', 'flag-graph', 'attribute-batching'];
 
 interface ExampleTaskJson {
   name: string;

@@ -95,11 +95,13 @@ export function bubblewrapArguments(layout: BubblewrapLayout): string[] {
     (name) => `/etc/${name}`,
   );
   args.push('--dir', '/etc', ...mountArguments(systemMounts(etc)));
+  // The private /tmp comes before the helper and interpreter mounts, so codify installed
+  // under /tmp (a CI checkout, say) stays visible instead of being hidden by it.
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const path of layout.extraReadOnly) {
     if (systemFolders.some((folder) => isUnder(path, folder))) continue;
     if (existsSync(path)) args.push('--ro-bind', path, path);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   if (layout.gpu) {
     for (const device of gpuDevices()) args.push('--dev-bind', device, device);
   }

@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * Each example's recorded session, replayed through the real CLI: real agent loop,
+ * workspace, bubblewrap sandbox and Python; only the model answers come from the file.
+ */
+const root = resolve(import.meta.dirname, '../..');
+const recordings = join(root, 'examples/recordings');
+const implementExamples = ['yona-digits'];
+const paperExamples: string[] = [];
+const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
+
+afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));
+
+function codify(args: string[]) {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args, '--root', runsRoot],
+    { cwd: root, encoding: 'utf8', timeout: 900_000, env: { ...process.env, CI: 'true' } },
+  );
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+function runFolder(output: string): string {
+  const folders = readdirSync(runsRoot).filter((name) => output.includes(name));
+  const found = folders.at(-1);
+  if (found === undefined) throw new Error(`no run folder named in the output:\n${output}`);
+  return join(runsRoot, found);
+}
+
+describe('recorded sessions replayed end to end', () => {
+  for (const example of implementExamples) {
+    it(`codify implement examples/${example}`, () => {
+      const session = join(recordings, `${example}.jsonl`);
+      expect(existsSync(session), `${session} is missing`).toBe(true);
+      const { status, output } = codify([
+        'implement',
+        join('examples', example),
+        '--model',
+        `replay:${session}`,
+      ]);
+      expect(output).not.toMatch(/replay: call \d+/);
+      expect(status, output).toBe(0);
+      const result = JSON.parse(readFileSync(join(runFolder(output), 'result.json'), 'utf8')) as {
+        outcome: string;
+        ran: boolean;
+        finalScript: string | null;
+        metric?: { value: number | null };
+      };
+      expect(result.outcome).toBe('completed');
+      expect(result.ran).toBe(true);
+      expect(result.finalScript !== null && existsSync(result.finalScript)).toBe(true);
+      expect(typeof result.metric?.value).toBe('number');
+    });
+  }
+
+  for (const paper of paperExamples) {
+    it(`codify paper examples/papers/${paper}`, () => {
+      const session = join(recordings, `paper-${paper}.jsonl`);
+      expect(existsSync(session), `${session} is missing`).toBe(true);
+      const { status, output } = codify([
+        'paper',
+        join('examples/papers', paper, 'paper.md'),
+        '--model',
+        `replay:${session}`,
+      ]);
+      expect(output).not.toMatch(/replay: call \d+/);
+      expect(status, output).toBe(0);
+      const report = JSON.parse(readFileSync(join(runFolder(output), 'report.json'), 'utf8')) as {
+        verify: { ok: boolean };
+        files: { path: string }[];
+      };
+      expect(report.verify.ok).toBe(true);
+      expect(report.files.map((file) => file.path)).toContain('requirements.txt');
+    });
+  }
+});

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 const recordings = join(root, 'examples/recordings');
 const implementExamples = ['yona-digits'];
-const paperExamples: string[] = [];
+const paperExamples = ['mixup-tabular'];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
 afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));

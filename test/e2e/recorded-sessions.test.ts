@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 const root = resolve(import.meta.dirname, '../..');
 const recordings = join(root, 'examples/recordings');
-const implementExamples = ['yona-digits', 'flag-graph'];
+const implementExamples = ['yona-digits', 'flag-graph', 'attribute-batching'];
 const paperExamples = ['mixup-tabular'];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 

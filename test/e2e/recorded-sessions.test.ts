@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 const recordings = join(root, 'examples/recordings');
 const implementExamples = ['yona-digits', 'flag-graph', 'attribute-batching'];
-const paperExamples = ['mixup-tabular'];
+const paperExamples = ['mixup-tabular', 'random-fourier-features'];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
 afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));

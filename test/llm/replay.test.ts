@@ -148,3 +148,15 @@ describe('--record and replay:FILE', () => {
     );
   });
 });
+
+describe('--record FILE', () => {
+  it('refuses a file that already holds a recording instead of mixing two sessions', async () => {
+    const recorded = recordSession();
+    await recorded.texts;
+    const before = readFileSync(recorded.file, 'utf8');
+    expect(() => createModelCaller({ ...defaultConfig(), record: recorded.file })).toThrow(
+      /already holds a recording; choose a new file name/,
+    );
+    expect(readFileSync(recorded.file, 'utf8')).toBe(before);
+  });
+});

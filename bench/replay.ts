@@ -35,29 +35,34 @@ async function replay(example: string, runsRoot: string): Promise<string> {
   let inputTokens = 0;
   let outputTokens = 0;
   let steps = 0;
-  let starterStarted = 0;
+  let firstStep: number | undefined;
+  let lastStepEnd = 0;
   for (const event of events) {
-    // The starter's measurement is a script execution too.
-    if (event.type === 'stage-start' && event.stage === 'measure-starter') {
-      starterStarted = Date.parse(event.time);
+    const time = Date.parse(event.time);
+    if (event.type === 'step-start') firstStep ??= time;
+    if (event.type === 'step-end') {
+      steps += 1;
+      lastStepEnd = time;
     }
-    if (event.type === 'stage-end' && event.stage === 'measure-starter') {
-      executionMs += Date.parse(event.time) - starterStarted;
-    }
-    if (event.type === 'execution-end') executionMs += event.durationMs;
+    // Executions inside the steps (the starter's measurement comes before step 1).
+    if (event.type === 'execution-end' && firstStep !== undefined) executionMs += event.durationMs;
     if (event.type === 'llm-end') {
       modelMs += event.latencyMs;
       inputTokens += event.usage.inputTokens;
       outputTokens += event.usage.outputTokens;
     }
-    if (event.type === 'step-end') steps += 1;
   }
-  const overhead = wallMs - executionMs - modelMs;
+  const stepsMs = lastStepEnd - (firstStep ?? lastStepEnd);
+  const overhead = stepsMs - executionMs - modelMs;
+  const runStart = events[0] === undefined ? 0 : Date.parse(events[0].time);
+  const setupMs = (firstStep ?? runStart) - runStart;
+  const perStep = (value: number) => value / Math.max(1, steps);
   return [
-    `${example}: ${steps} steps, wall ${(wallMs / 1000).toFixed(2)} s`,
-    `(script executions ${(executionMs / 1000).toFixed(2)} s, model latency ${modelMs.toFixed(0)} ms)`,
-    `\n  harness overhead per step: ${(overhead / Math.max(1, steps)).toFixed(1)} ms`,
-    `\n  tokens per step (recorded): ${Math.round(inputTokens / Math.max(1, steps))} in, ${Math.round(outputTokens / Math.max(1, steps))} out`,
+    `${example}: ${steps} steps; wall ${(wallMs / 1000).toFixed(2)} s, of which set-up before step 1`,
+    `${(setupMs / 1000).toFixed(2)} s (measuring the starter included)`,
+    `\n  in the steps: script executions ${(executionMs / 1000).toFixed(2)} s, model latency ${modelMs.toFixed(0)} ms`,
+    `\n  harness overhead per step: ${perStep(overhead).toFixed(1)} ms`,
+    `\n  tokens per step (recorded): ${Math.round(perStep(inputTokens))} in, ${Math.round(perStep(outputTokens))} out`,
   ].join(' ');
 }
 

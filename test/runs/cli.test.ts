@@ -11,7 +11,7 @@ let root = '';
 let finished: Run;
 let live: Run;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'codify-cli-'));
   finished = createRun({ root, mode: 'implement', name: 'cifar resnet', argv: ['implement'] });
   finished.emit({ type: 'step-start', step: 1 });
@@ -48,6 +48,8 @@ beforeAll(() => {
   });
   finished.emit({ type: 'step-end', step: 1, action: 'Execute Script' });
   finished.close('failed', 'script never ran');
+  // Runs are ordered by their start time; two started in the same millisecond would tie.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   live = createRun({ root, mode: 'paper', name: 'attention', argv: ['paper'] });
 });
 afterAll(() => {

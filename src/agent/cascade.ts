@@ -1,3 +1,5 @@
+import { MissingApiKeyError } from '../llm/missing-api-key-error.js';
+import { ReplayError, ReplayMismatchError } from '../llm/replay-errors.js';
 import type { ChatMessage, ModelCaller } from '../llm/types.js';
 import type { CodifyEventBody } from '../runs/events.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
@@ -50,6 +52,8 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
         });
         text = answer.text;
       } catch (error) {
+        // Asking again cannot help: the session differs from its recording, or a key is missing.
+        if (isPermanentModelError(error)) throw error;
         const reason = `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
         reasons.push(`level ${level}: ${reason}`);
         request.emit({
@@ -91,4 +95,13 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
     }
   }
   return { ok: false, reasons, attempts };
+}
+
+/** Model errors that no retry or other cascade level can cure; they end the run with their message. */
+export function isPermanentModelError(error: unknown): boolean {
+  return (
+    error instanceof ReplayMismatchError ||
+    error instanceof ReplayError ||
+    error instanceof MissingApiKeyError
+  );
 }

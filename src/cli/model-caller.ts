@@ -1,7 +1,10 @@
 import type { CodifyConfig } from '../config/codify-config.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ModelFlags } from '../config/model-flags.js';
+import { resolve } from 'node:path';
 import { createModelCaller } from '../llm/create-model-caller.js';
+import { parseModelSpec } from '../llm/model-spec.js';
+import { readRecording } from '../llm/read-recording.js';
 import type { ModelRouter } from '../llm/router.js';
 import { roleNames, type RoleName } from '../llm/types.js';
 import type { RunContext } from '../runs/context.js';
@@ -23,6 +26,14 @@ export function loadModelSetup(flags: ModelFlags): CodifyConfig {
     throw new Error(
       `no model is set for ${missing.join(', ')}: pass --model SPEC (e.g. --model openai:gpt-4o-mini, --model exchange:DIR, --model replay:FILE), set CODIFY_MODEL, or give roles in codify.config.json`,
     );
+  }
+  // A recording that is missing or unreadable is reported now, not at the first call.
+  for (const role of roleNames) {
+    for (const text of config.roles[role].models) {
+      const spec = parseModelSpec(text);
+      if (spec.provider === 'replay')
+        readRecording(resolve(config.cwd ?? process.cwd(), spec.model));
+    }
   }
   // Builds the caller once without a run so missing API keys are reported now.
   createModelCaller(config);

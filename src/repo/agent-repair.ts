@@ -53,7 +53,8 @@ function repairTask(options: AgentRepairOptions, failure: SmokeRun): Task {
       subparts: [],
       problemStatement: statement,
     },
-    inputFiles: [],
+    // Read-only inside the sandbox too (Execute Script mounts task inputs read-only).
+    inputFiles: ['.git'],
   };
 }
 

@@ -12,6 +12,12 @@ const identity = [
   'commit.gpgsign=false',
 ];
 
+/**
+ * Settings that keep git from running anything the generated code could have planted in
+ * the repository: no hooks, no filesystem monitor command.
+ */
+const inert = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
 /** Makes `dir` a git repository; false (with the reason) when git is not usable here. */
 export async function initRepository(
   dir: string,
@@ -26,10 +32,20 @@ export async function initRepository(
 
 /** Commits everything in `dir` as one stage; returns the short hash, or undefined if nothing changed. */
 export async function commitStage(dir: string, message: string): Promise<string | undefined> {
-  await run('git', ['-C', dir, 'add', '-A']);
-  const status = await run('git', ['-C', dir, 'status', '--porcelain']);
+  await run('git', ['-C', dir, ...inert, 'add', '-A']);
+  const status = await run('git', ['-C', dir, ...inert, 'status', '--porcelain']);
   if (status.stdout.trim() === '') return undefined;
-  await run('git', ['-C', dir, ...identity, 'commit', '-q', '--no-verify', '-m', message]);
-  const hash = await run('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']);
+  await run('git', [
+    '-C',
+    dir,
+    ...inert,
+    ...identity,
+    'commit',
+    '-q',
+    '--no-verify',
+    '-m',
+    message,
+  ]);
+  const hash = await run('git', ['-C', dir, ...inert, 'rev-parse', '--short', 'HEAD']);
   return hash.stdout.trim();
 }

@@ -47,7 +47,9 @@ export async function verifyRepository(options: VerifyOptions): Promise<VerifyOu
   for (let attempt = 1; ; attempt += 1) {
     const result: ExecutionResult = await options.sandbox.run({
       workspace: options.repoDir,
-      readOnlyPaths: [],
+      // The repository's git folder stays read-only, so the script cannot plant hooks or
+      // config that the host's git would run at the next stage commit.
+      readOnlyPaths: [join(options.repoDir, '.git')],
       interpreter: options.interpreter,
       script: options.entryPoint,
       args: ['--config', 'config_smoke.yaml'],

@@ -1,4 +1,4 @@
-import { chmod, cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultLimits } from '../sandbox/types.js';
 import type { ExecutionResult, Sandbox, SandboxLimits } from '../sandbox/types.js';
@@ -44,8 +44,9 @@ async function copyInputs(task: Task, scratchDir: string): Promise<string[]> {
   const readOnly: string[] = [];
   for (const input of task.inputFiles) {
     const destination = join(scratchDir, input);
-    await cp(join(source, input), destination, { recursive: true, force: true });
-    if ((await stat(destination)).isFile()) await chmod(destination, 0o444);
+    // dereference: symlinked inputs become real copies; the user's linked files are never chmod-ed.
+    await cp(join(source, input), destination, { recursive: true, force: true, dereference: true });
+    if ((await lstat(destination)).isFile()) await chmod(destination, 0o444);
     readOnly.push(destination);
   }
   return readOnly;

@@ -1,4 +1,4 @@
-import { chmod, cp, mkdir, realpath, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import type { Task } from '../tasks/types.js';
 import { WorkspaceError } from './errors.js';
@@ -44,7 +44,9 @@ export async function createWorkspace({
     const source = join(task.inputDir ?? task.dir, input);
     const destination = join(root, input);
     try {
-      await cp(source, destination, { recursive: true, force: true });
+      // dereference: a symlinked input becomes a real copy, so the chmod below never
+      // reaches the file the link points to (which may be the user's own data).
+      await cp(source, destination, { recursive: true, force: true, dereference: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new WorkspaceError(
@@ -54,7 +56,7 @@ export async function createWorkspace({
       );
     }
     // Read-only on disk too, so a script run without the sandbox cannot change an input.
-    if ((await stat(destination)).isFile()) await chmod(destination, 0o444);
+    if ((await lstat(destination)).isFile()) await chmod(destination, 0o444);
   }
   return open(task, runDir);
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerCheckCommand } from './commands/check.js';
 import { registerImplementCommand } from './commands/implement.js';
 import { registerPaperCommand } from './commands/paper.js';
@@ -11,7 +11,10 @@ const program = new Command();
 program
   .name('codify')
   .description('Turns machine-learning research into running, measured Python code.')
-  .version('0.1.0');
+  .version('0.1.0')
+  // Usage errors (unknown option, bad flag value) exit with 2, like every other usage error;
+  // inherited by the commands registered below.
+  .exitOverride();
 
 program
   .command('doctor')
@@ -29,4 +32,10 @@ registerCheckCommand(program);
 registerRunsCommand(program);
 registerShowCommand(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  // Commander has already printed the message, or the help / version asked for (exit 0).
+  process.exitCode = error.exitCode === 0 ? 0 : 2;
+}

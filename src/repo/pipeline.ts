@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ModelCaller } from '../llm/types.js';
 import type { RunContext } from '../runs/context.js';
@@ -52,6 +52,7 @@ export interface PaperToRepoResult {
 /** A repository folder that already holds files would be overwritten: refuse early. */
 export function checkOutputFolder(dir: string): string | undefined {
   if (!existsSync(dir)) return undefined;
+  if (!statSync(dir).isDirectory()) return `${dir} is a file; give --out a new or empty folder`;
   const entries = readdirSync(dir);
   return entries.length === 0
     ? undefined

@@ -10,7 +10,16 @@ const relativePath = z
 export const architectureSchema = z.object({
   implementationApproach: z.string().min(1),
   files: z
-    .array(z.object({ path: relativePath, purpose: z.string().min(1) }))
+    .array(
+      z.object({
+        // Only Python files are generated; config, requirements, README come later.
+        path: relativePath.refine((path) => path.endsWith('.py'), {
+          message:
+            'list only the Python files (.py); config.yaml, requirements.txt and README.md are written later',
+        }),
+        purpose: z.string().min(1),
+      }),
+    )
     .min(1)
     .refine((files) => new Set(files.map((file) => file.path)).size === files.length, {
       message: 'each file may be listed once',

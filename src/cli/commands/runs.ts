@@ -17,7 +17,7 @@ export function runsCommandOutput(options: RunsCommandOptions, now = Date.now())
   const summaries = listRuns(root).reverse();
   if (options.json === true) return `${JSON.stringify(summaries, null, 2)}\n`;
   if (summaries.length === 0) {
-    return `No runs in ${root}. codify implement, paper, explore and eval each record one there (--root or CODIFY_RUNS_DIR to look elsewhere).\n`;
+    return `No runs in ${root}. codify implement and codify paper each record one there (--root or CODIFY_RUNS_DIR to look elsewhere).\n`;
   }
   const limit = options.all === true ? summaries.length : (options.limit ?? 30);
   const shown = summaries.slice(0, limit);

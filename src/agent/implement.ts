@@ -85,6 +85,7 @@ export async function continueSession(
       interpreter: settings.interpreter,
       runDir: run.dir,
       limits: settings.limits,
+      gpu: settings.gpu,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     const text = measurement.performanceText;

@@ -18,6 +18,8 @@ export interface MeasureStarterOptions {
   limits?: SandboxLimits;
   /** Keep the scratch copy (`<runDir>/starter/`) after the run instead of deleting it. */
   keepScratch?: boolean;
+  /** Pass NVIDIA devices in, as the agent's runs will (`--gpu`), so the figures compare. */
+  gpu?: boolean;
   signal?: AbortSignal;
 }
 
@@ -82,7 +84,7 @@ export async function measureStarter(options: MeasureStarterOptions): Promise<St
       args: task.args,
       limits: options.limits ?? { ...defaultLimits, timeoutMs: task.timeoutS * 1000 },
       network: task.network,
-      gpu: false,
+      gpu: options.gpu ?? false,
       trace: false,
       outputPath: join(runDir, 'starter-output.txt'),
       signal: options.signal,

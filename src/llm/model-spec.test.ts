@@ -12,8 +12,7 @@ describe('parseModelSpec', () => {
   });
 
   it('rejects specs without a provider, with an unknown one, or without a model, listing the providers', () => {
-    const providers =
-      'openai, anthropic, google, ollama, openai-compatible, exchange, replay, scripted';
+    const providers = 'openai, anthropic, google, ollama, openai-compatible, exchange, replay';
     expect(() => parseModelSpec('foo')).toThrow(
       `bad model "foo": a model is written provider:model, e.g. openai:gpt-4o-mini; providers: ${providers}`,
     );

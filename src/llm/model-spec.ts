@@ -39,8 +39,11 @@ const isProviderName = (name: string): name is ProviderName =>
 export const isHostedProvider = (name: ProviderName): name is HostedProviderName =>
   (hostedProviderNames as readonly string[]).includes(name);
 
+/** The providers a user can name (scripted: is for tests, built in code). */
+const userProviderNames = providerNames.filter((name) => name !== 'scripted');
+
 const specHelp = (): string =>
-  `a model is written provider:model, e.g. openai:gpt-4o-mini; providers: ${providerNames.join(', ')}`;
+  `a model is written provider:model, e.g. openai:gpt-4o-mini; providers: ${userProviderNames.join(', ')}`;
 
 /** Parses `provider:model`; `where` names the flag, variable or config key it came from. */
 export function parseModelSpec(text: string, where?: string): ModelSpec {

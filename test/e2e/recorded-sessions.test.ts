@@ -10,7 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
  */
 const root = resolve(import.meta.dirname, '../..');
 const recordings = join(root, 'examples/recordings');
-const implementExamples = ['yona-digits', 'flag-graph', 'attribute-batching'];
+const implementExamples = [
+  { task: 'yona-digits', recording: 'yona-digits', strategy: 'agent' },
+  { task: 'flag-graph', recording: 'flag-graph', strategy: 'agent' },
+  { task: 'attribute-batching', recording: 'attribute-batching', strategy: 'agent' },
+  // The paper's single-call baseline: one answer becomes the script, then it is run.
+  { task: 'yona-digits', recording: 'yona-digits-single-call', strategy: 'single-call' },
+];
 const paperExamples = ['mixup-tabular', 'random-fourier-features'];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
@@ -33,13 +39,15 @@ function runFolder(output: string): string {
 }
 
 describe('recorded sessions replayed end to end', () => {
-  for (const example of implementExamples) {
-    it(`codify implement examples/${example}`, () => {
-      const session = join(recordings, `${example}.jsonl`);
+  for (const { task, recording, strategy } of implementExamples) {
+    it(`codify implement examples/${task} --strategy ${strategy}`, () => {
+      const session = join(recordings, `${recording}.jsonl`);
       expect(existsSync(session), `${session} is missing`).toBe(true);
       const { status, output } = codify([
         'implement',
-        join('examples', example),
+        join('examples', task),
+        '--strategy',
+        strategy,
         '--model',
         `replay:${session}`,
       ]);

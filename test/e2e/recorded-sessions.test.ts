@@ -16,6 +16,8 @@ const implementExamples = [
   { task: 'attribute-batching', recording: 'attribute-batching', strategy: 'agent' },
   // The paper's single-call baseline: one answer becomes the script, then it is run.
   { task: 'yona-digits', recording: 'yona-digits-single-call', strategy: 'single-call' },
+  // The prescribed-plan baseline: understand, skeleton, each sub-part, check, execute.
+  { task: 'yona-digits', recording: 'yona-digits-prescribed-plan', strategy: 'prescribed-plan' },
 ];
 const paperExamples = ['mixup-tabular', 'random-fourier-features'];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));

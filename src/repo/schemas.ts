@@ -5,6 +5,9 @@ const relativePath = z
   .min(1)
   .refine((path) => !path.startsWith('/') && !path.split('/').includes('..'), {
     message: 'must be a relative path inside the repository',
+  })
+  .refine((path) => !path.split('/').includes('.git'), {
+    message: 'must not be inside .git',
   });
 
 export const architectureSchema = z.object({

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,13 +24,20 @@ const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
 afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));
 
-function codify(args: string[]) {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args, '--root', runsRoot],
-    { cwd: root, encoding: 'utf8', timeout: 900_000, env: { ...process.env, CI: 'true' } },
-  );
-  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+/** Runs the CLI without blocking the test worker (a blocked worker misses vitest's RPC). */
+function codify(args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args, '--root', runsRoot],
+      { cwd: root, env: { ...process.env, CI: 'true' } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolvePromise({ status, output }));
+  });
 }
 
 function runFolder(output: string): string {
@@ -42,10 +49,10 @@ function runFolder(output: string): string {
 
 describe('recorded sessions replayed end to end', () => {
   for (const { task, recording, strategy } of implementExamples) {
-    it(`codify implement examples/${task} --strategy ${strategy}`, () => {
+    it(`codify implement examples/${task} --strategy ${strategy}`, async () => {
       const session = join(recordings, `${recording}.jsonl`);
       expect(existsSync(session), `${session} is missing`).toBe(true);
-      const { status, output } = codify([
+      const { status, output } = await codify([
         'implement',
         join('examples', task),
         '--strategy',
@@ -69,10 +76,10 @@ describe('recorded sessions replayed end to end', () => {
   }
 
   for (const paper of paperExamples) {
-    it(`codify paper examples/papers/${paper}`, () => {
+    it(`codify paper examples/papers/${paper}`, async () => {
       const session = join(recordings, `paper-${paper}.jsonl`);
       expect(existsSync(session), `${session} is missing`).toBe(true);
-      const { status, output } = codify([
+      const { status, output } = await codify([
         'paper',
         join('examples/papers', paper, 'paper.md'),
         '--model',

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,21 @@ import { plannerAnswer } from './scripted-caller.js';
 import { betterCode, makeTask } from './task-fixture.js';
 
 const output = 'methodology_implementation.py';
+
+/** Runs a child without blocking the test worker (a blocked worker misses vitest's RPC). */
+function runChild(
+  args: string[],
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolvePromise({ status, stdout, stderr }));
+  });
+}
 
 describe('codify implement', () => {
   it('replays a recorded session through the command with the real actions, sandbox and Python', async () => {
@@ -41,24 +56,20 @@ describe('codify implement', () => {
     expect(recorded.metric?.value).toBe(0.9);
 
     const replayRoot = join(runsRoot, '..', 'replayed');
-    const child = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'test/agent/cli-child.ts',
-        'implement',
-        taskDir,
-        '--model',
-        `replay:${recording}`,
-        '--python',
-        '/usr/bin/python3',
-        '--root',
-        replayRoot,
-        '--json',
-      ],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
+    const child = await runChild([
+      '--import',
+      'tsx',
+      'test/agent/cli-child.ts',
+      'implement',
+      taskDir,
+      '--model',
+      `replay:${recording}`,
+      '--python',
+      '/usr/bin/python3',
+      '--root',
+      replayRoot,
+      '--json',
+    ]);
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
     const lines = child.stdout.trim().split('\n');
@@ -71,12 +82,16 @@ describe('codify implement', () => {
     expect(events.at(-1)?.type).toBe('run-end');
   });
 
-  it('names the bad flag', () => {
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'test/agent/cli-child.ts', 'implement', '.', '--max-steps', 'many'],
-      { encoding: 'utf8' },
-    );
+  it('names the bad flag', async () => {
+    const child = await runChild([
+      '--import',
+      'tsx',
+      'test/agent/cli-child.ts',
+      'implement',
+      '.',
+      '--max-steps',
+      'many',
+    ]);
     expect(child.status).not.toBe(0);
     expect(child.stderr).toContain('--max-steps takes a whole number above 0 (got "many")');
   });

@@ -7,7 +7,7 @@ import { roleNames } from '../../llm/types.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
-import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
 import { askInTerminal } from './ask-in-terminal.js';
 
 interface ImplementCommandOptions {
@@ -80,6 +80,32 @@ export function resultTable(result: ImplementResult): string {
 export const exitCodeOf = (result: ImplementResult): number =>
   result.outcome !== 'failed' && result.ran ? 0 : 1;
 
+/**
+ * Runs an implement or resume run and reports it: the result table (or its JSON) and exit
+ * code 0/1, or the error and exit code 2; the renderer is finished either way.
+ */
+export async function reportRun(
+  command: string,
+  options: { json?: boolean },
+  renderer: TerminalRenderer,
+  work: () => Promise<ImplementResult>,
+): Promise<void> {
+  try {
+    const result = await work();
+    renderer.finish();
+    process.stdout.write(
+      options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
+    );
+    process.exitCode = exitCodeOf(result);
+  } catch (error) {
+    renderer.finish();
+    process.stderr.write(
+      `codify ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exitCode = 2;
+  }
+}
+
 /** `codify implement TASK [...]` */
 export function registerImplementCommand(program: Command): void {
   const command = program
@@ -134,10 +160,10 @@ export function registerImplementCommand(program: Command): void {
       process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
-    try {
+    await reportRun('implement', options, renderer, () => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);
-      const result = await runImplement({
+      return runImplement({
         modelSpecs: Object.fromEntries(roleNames.map((role) => [role, config.roles[role].models])),
         taskDir: task,
         strategy: options.strategy,
@@ -157,17 +183,6 @@ export function registerImplementCommand(program: Command): void {
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });
-      renderer.finish();
-      process.stdout.write(
-        options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
-      );
-      process.exitCode = exitCodeOf(result);
-    } catch (error) {
-      renderer.finish();
-      process.stderr.write(
-        `codify implement: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 2;
-    }
+    });
   });
 }

@@ -4,7 +4,7 @@ import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { askInTerminal } from './ask-in-terminal.js';
-import { exitCodeOf, positiveNumber, resultTable } from './implement.js';
+import { positiveNumber, reportRun } from './implement.js';
 
 interface ResumeCommandOptions {
   maxSteps?: number;
@@ -41,10 +41,10 @@ export function registerResumeCommand(program: Command): void {
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
     };
-    try {
+    await reportRun('resume', options, renderer, () => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       loadModelSetup(flags);
-      const result = await resumeAgent(reference, {
+      return resumeAgent(reference, {
         models: (run) => createRunModelCaller(flags, run),
         argv: process.argv.slice(2),
         sinks: [renderer],
@@ -53,17 +53,6 @@ export function registerResumeCommand(program: Command): void {
         ask: askInTerminal,
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });
-      renderer.finish();
-      process.stdout.write(
-        options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
-      );
-      process.exitCode = exitCodeOf(result);
-    } catch (error) {
-      renderer.finish();
-      process.stderr.write(
-        `codify resume: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 2;
-    }
+    });
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { bubblewrapArguments, gpuDevices } from './bubblewrap-arguments.js';
-import { executionResult, failedStart } from './execution-result.js';
+import { executionResult, failedStart, neverThrowing } from './execution-result.js';
 import { interpreterLayout } from './interpreter-layout.js';
 import { createPidsCgroup } from './pids-cgroup.js';
 import { pythonHelpersFolder } from './python-helpers.js';
@@ -78,17 +78,5 @@ async function runInBubblewrap(
 
 /** Runs scripts under bubblewrap: see bubblewrap-arguments.ts for what is isolated. */
 export function bubblewrapSandbox(options: BubblewrapSandboxOptions): Sandbox {
-  return {
-    kind: 'bubblewrap',
-    run: async (request) => {
-      try {
-        return await runInBubblewrap(options, request);
-      } catch (error) {
-        return failedStart(
-          request,
-          `the sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    },
-  };
+  return neverThrowing('bubblewrap', 'the sandbox', (request) => runInBubblewrap(options, request));
 }

@@ -1,7 +1,7 @@
 import { blockedReasons, detectMemoryExceeded } from './blocked-reasons.js';
 import type { ProcessOutcome } from './run-process.js';
 import { readCover } from './trace-cover.js';
-import type { ExecutionRequest, ExecutionResult } from './types.js';
+import type { ExecutionRequest, ExecutionResult, Sandbox } from './types.js';
 
 /** Turns a finished process into what callers and the model see. */
 export async function executionResult(
@@ -77,5 +77,26 @@ export function failedStart(request: ExecutionRequest, message: string): Executi
     outputPath: request.outputPath,
     blocked: [],
     notes: [message],
+  };
+}
+
+/** A sandbox whose runner never throws: any failure becomes a result saying what failed. */
+export function neverThrowing(
+  kind: Sandbox['kind'],
+  what: string,
+  runner: (request: ExecutionRequest) => Promise<ExecutionResult>,
+): Sandbox {
+  return {
+    kind,
+    run: async (request) => {
+      try {
+        return await runner(request);
+      } catch (error) {
+        return failedStart(
+          request,
+          `${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
   };
 }

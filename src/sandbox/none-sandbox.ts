@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { executionResult, failedStart } from './execution-result.js';
+import { executionResult, failedStart, neverThrowing } from './execution-result.js';
 import { interpreterLayout } from './interpreter-layout.js';
 import { createPidsCgroup } from './pids-cgroup.js';
 import { killMarkedProcesses } from './process-tree.js';
@@ -80,17 +80,5 @@ async function runDirectly(
 
 /** Runs scripts directly (no isolation), with the same limits, output cap and clean environment. */
 export function noSandbox(options: NoSandboxOptions): Sandbox {
-  return {
-    kind: 'none',
-    run: async (request) => {
-      try {
-        return await runDirectly(options, request);
-      } catch (error) {
-        return failedStart(
-          request,
-          `the run failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    },
-  };
+  return neverThrowing('none', 'the run', (request) => runDirectly(options, request));
 }

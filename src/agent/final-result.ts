@@ -98,6 +98,11 @@ export interface FinalResultInput {
   script?: string;
   /** task.files.starterPerformance was measured by codify in this run, not given by the task. */
   starterMeasured: boolean;
+  /**
+   * Leave the final script unmeasured: the run was interrupted (Ctrl-C, SIGTERM), and the
+   * person who stopped it is not kept waiting; `codify resume` measures it when it ends.
+   */
+  skipMeasurement?: boolean;
 }
 
 async function readOrUndefined(path: string): Promise<string | undefined> {
@@ -263,6 +268,8 @@ export async function writeFinalResult(input: FinalResultInput): Promise<Impleme
     finalScript = join(input.run.dir, script);
     await mkdir(dirname(finalScript), { recursive: true });
     await copyFile(join(input.workspace.root, script), finalScript);
+  }
+  if (content !== undefined && input.skipMeasurement !== true) {
     try {
       const measured = await measureFinal(input, script);
       execution = measured.execution;

@@ -197,6 +197,7 @@ export async function continueSession(
     ...(settings.starterValues === undefined ? {} : { starterValues: settings.starterValues }),
     ...(outcome.finalScript === undefined ? {} : { script: outcome.finalScript }),
     starterMeasured: settings.measuredStarterPerformance !== undefined,
+    skipMeasurement: outcome.status === 'stopped' && options.signal?.aborted === true,
   });
   run.close(outcome.status, outcome.reason, result);
   return result;

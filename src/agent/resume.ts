@@ -72,9 +72,11 @@ export async function resumeAgent(
   options: ResumeOptions,
 ): Promise<ImplementResult> {
   const runDir = findRun(reference, resolveRunsRoot(options.runsRoot));
-  const ended = readEvents(runDir).events.some((event) => event.type === 'run-end');
+  const end = readEvents(runDir).events.findLast((event) => event.type === 'run-end');
   const resultPath = join(runDir, resultFile);
-  if (ended && existsSync(resultPath)) {
+  // A stopped run (Ctrl-C, SIGTERM, or "stop" at an interactive pause) is continued; one
+  // that completed, failed or spent its budget returns its result.
+  if (end !== undefined && end.status !== 'stopped' && existsSync(resultPath)) {
     return JSON.parse(readFileSync(resultPath, 'utf8')) as ImplementResult;
   }
   const settings = await readSettings(runDir);
@@ -84,6 +86,7 @@ export async function resumeAgent(
   }
   const task = await loadTask(settings.taskDir);
   const checkpoint = settings.strategy === 'agent' ? lastCheckpoint(runDir) : undefined;
+  if (checkpoint?.finished?.status === 'stopped') checkpoint.finished = null;
   const resumed: ResumePoint = {
     step: checkpoint?.step ?? 0,
     // Other strategies start over, asking every call again.

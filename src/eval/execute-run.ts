@@ -12,7 +12,8 @@ import type { EventSink } from '../runs/events.js';
 import type { Run } from '../runs/run.js';
 import type { PlannedRun } from './plan-runs.js';
 import { positionedReplays } from './resumed-replay.js';
-import { configForRun, modelSpecsOf } from './run-config.js';
+import { modelSpecsOf } from '../config/model-specs.js';
+import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
 import type { Suite } from './suite.js';
 
@@ -101,6 +102,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
   }
   await runPaper({
     paperPath: planned.item.path,
+    modelSpecs,
     models: (run) =>
       createModelCaller(config, {
         run,

@@ -1,5 +1,5 @@
 import type { CodifyConfig } from '../config/codify-config.js';
-import { roleNames, type RoleName } from '../llm/types.js';
+import { roleNames } from '../llm/types.js';
 import type { RoleSpecs } from './suite.js';
 
 /**
@@ -20,13 +20,4 @@ export function configForRun(base: CodifyConfig, specs: RoleSpecs, judge?: strin
   const config: CodifyConfig = { ...base, roles };
   delete config.record;
   return config;
-}
-
-/** The specs per role as run-start lists them. */
-export function modelSpecsOf(config: CodifyConfig): Partial<Record<RoleName, string[]>> {
-  const specs: Partial<Record<RoleName, string[]>> = {};
-  for (const role of roleNames) {
-    if (config.roles[role].models.length > 0) specs[role] = [...config.roles[role].models];
-  }
-  return specs;
 }

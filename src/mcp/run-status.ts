@@ -72,7 +72,9 @@ export interface RunStatus extends Omit<RunSummary, 'totals'> {
 export function runStatus(runDir: string): RunStatus {
   const { totals, ...summary } = summarizeRun(runDir);
   const { events } = readEvents(runDir);
-  const end = events.findLast((event) => event.type === 'run-end');
+  // The latest start or end: a resumed run's earlier run-end no longer says it finished.
+  const last = events.findLast((event) => event.type === 'run-start' || event.type === 'run-end');
+  const end = last?.type === 'run-end' ? last : undefined;
   return {
     ...summary,
     steps: totals.steps,

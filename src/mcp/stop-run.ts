@@ -29,6 +29,11 @@ export function runningProcess(runDir: string): number {
       ended = undefined;
     } else if (event.type === 'run-end') ended = event;
   }
+  if (ended?.status === 'stopped') {
+    throw new Error(
+      'the run is not running (stopped); continue it with resume_run or codify resume',
+    );
+  }
   if (ended !== undefined) throw new Error(`the run has already ended (${ended.status})`);
   if (start?.pid === undefined) throw new Error('the run does not say which process records it');
   if (start.host !== hostname()) {
@@ -45,9 +50,10 @@ export function runningProcess(runDir: string): number {
 }
 
 /**
- * Stops a running run by ending its process (and the process group of a run started
- * through MCP, the sandboxed scripts with it). The run is left as a killed run, which
- * `codify resume` continues after its last completed step.
+ * Stops a running run with SIGTERM to its process (and the process group of a run started
+ * through MCP, the sandboxed scripts with it). An implement run ends `stopped` after
+ * cancelling its step in flight; other modes are left killed. `codify resume` continues an
+ * implement run after its last completed step either way.
  */
 export async function stopRun(runDir: string, waitMs = 10_000): Promise<StoppedRun> {
   const pid = runningProcess(runDir);

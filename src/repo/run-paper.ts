@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ModelCaller } from '../llm/types.js';
+import type { ModelCaller, RoleName } from '../llm/types.js';
 import { fitDocument } from '../paper/fit-document.js';
 import { readPaper } from '../paper/read-paper.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
@@ -22,6 +22,8 @@ export interface RunPaperOptions {
   paperPath: string;
   /** Builds the run's model caller once the run exists, so calls are logged in it. */
   models: (run: Run) => ModelCaller;
+  /** The model specs per role, listed in run-start so the run says which models wrote it. */
+  modelSpecs?: Partial<Record<RoleName, string[]>>;
   sandbox?: SandboxKind;
   python?: string;
   gpu?: boolean;
@@ -66,6 +68,7 @@ export async function runPaper(
     mode: 'paper',
     name: document.title || 'paper',
     task: options.paperPath,
+    ...(options.modelSpecs === undefined ? {} : { models: options.modelSpecs }),
     ...(options.runsRoot === undefined ? {} : { root: options.runsRoot }),
     ...(options.argv === undefined ? {} : { argv: options.argv }),
     ...(options.sinks === undefined ? {} : { sinks: options.sinks }),

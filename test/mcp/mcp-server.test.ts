@@ -192,7 +192,7 @@ describe('codify mcp', () => {
     });
     expect(stopped).toMatchObject({ exited: true, pid: started.pid });
     status = await callJson<Status>('run_status', { run: started.runId });
-    expect(status).toMatchObject({ status: 'killed', finished: false });
+    expect(status).toMatchObject({ status: 'stopped', finished: true });
     const again = await call('stop_run', { run: started.runId });
     expect(again.isError).toBe(true);
     expect(again.text).toContain('not running');

@@ -135,7 +135,7 @@ describe('steering runs through the API', () => {
 
     const stopped = await post(`/api/runs/${runId}/stop`, {});
     expect(stopped.status).toBe(202);
-    await waitForStatus(runId, 'killed');
+    await waitForStatus(runId, 'stopped');
     const again = await post(`/api/runs/${runId}/stop`, {});
     expect(again.status).toBe(409);
     expect(again.body).toContain('not running');
@@ -146,7 +146,7 @@ describe('steering runs through the API', () => {
     expect(await statusOf(runId)).toBe('running');
     expect((await post(`/api/runs/${runId}/resume`, {})).status).toBe(409);
     expect((await post(`/api/runs/${runId}/stop`, {})).status).toBe(202);
-    await waitForStatus(runId, 'killed');
+    await waitForStatus(runId, 'stopped');
   });
 
   it('answers 404 for a POST route it does not have and for an unknown run', async () => {

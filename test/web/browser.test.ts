@@ -246,7 +246,7 @@ describe('codify ui in Chromium', () => {
     await page.click('.run-controls button:has-text("Stop")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
-      .toBe('killed');
+      .toBe('stopped');
     await page.click('.run-controls button:has-text("Resume")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
@@ -258,7 +258,7 @@ describe('codify ui in Chromium', () => {
     await page.click('.run-controls button:has-text("Stop")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
-      .toBe('killed');
+      .toBe('stopped');
     await page.close();
   });
 

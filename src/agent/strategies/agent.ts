@@ -12,6 +12,17 @@ import type { StrategyContext, StrategyOutcome } from './strategy.js';
 export { finalAnswerName } from '../loop/agent-session.js';
 
 /**
+ * Interrupted mid-step (Ctrl-C, SIGTERM): the step is neither remembered nor checkpointed, so
+ * `codify resume` restores the files of the last whole step and does this one again.
+ */
+function interrupted(session: ReturnType<typeof openSession>, step: number): StrategyOutcome {
+  return session.outcome(
+    'stopped',
+    `interrupted during step ${step}; \`codify resume\` continues after step ${step - 1}`,
+  );
+}
+
+/**
  * The research agent: each step the planner cascade answers, the guards check the action,
  * the action runs, memory is updated and a checkpoint closes the step (src/agent/loop/, one
  * file per phase). Nothing throws out; the run always ends with a status and a reason.
@@ -29,6 +40,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
     let outcome: ActOutcome;
     let reasoning = '';
     if (!answer.ok) {
+      if (context.signal?.aborted === true) return interrupted(session, step);
       state.failedSteps += 1;
       const observation = `No valid answer after ${answer.attempts} attempts on every planner level. The last problems: ${answer.reasons.slice(-3).join(' | ')}`;
       outcome = { observation, display: observation, final: false };
@@ -40,6 +52,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
       outcome =
         checkTheGuards(session, step, forced, action, input) ??
         (await act(session, step, action, input));
+      if (context.signal?.aborted === true) return interrupted(session, step);
       record = {
         step,
         answer: answer.text.trim(),

@@ -2,10 +2,11 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ImplementResult } from '../../agent/final-result.js';
 import { runImplement } from '../../agent/implement.js';
 import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
+import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { roleNames } from '../../llm/types.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
+import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
 import { terminalFeedback } from './ask-in-terminal.js';
@@ -98,10 +99,11 @@ export async function reportRun(
   command: string,
   options: { json?: boolean },
   renderer: TerminalRenderer,
-  work: () => Promise<ImplementResult>,
+  work: (signal: AbortSignal) => Promise<ImplementResult>,
 ): Promise<void> {
+  const interrupt = stopOnInterrupt(command);
   try {
-    const result = await work();
+    const result = await work(interrupt.signal);
     renderer.finish();
     process.stdout.write(
       options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
@@ -113,6 +115,8 @@ export async function reportRun(
       `codify ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     process.exitCode = 2;
+  } finally {
+    interrupt.dispose();
   }
 }
 
@@ -183,11 +187,11 @@ export function registerImplementCommand(program: Command): void {
       process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
-    await reportRun('implement', options, renderer, () => {
+    await reportRun('implement', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);
       return runImplement({
-        modelSpecs: Object.fromEntries(roleNames.map((role) => [role, config.roles[role].models])),
+        modelSpecs: modelSpecsOf(config),
         taskDir: task,
         strategy: options.strategy,
         models: (run) => createRunModelCaller(flags, run),
@@ -205,6 +209,7 @@ export function registerImplementCommand(program: Command): void {
         },
         argv: process.argv.slice(2),
         sinks: [renderer],
+        signal,
         ...(options.interactive === true ? { feedback: terminalFeedback } : {}),
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),

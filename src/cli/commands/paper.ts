@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { runPaper } from '../../repo/run-paper.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
@@ -86,6 +87,7 @@ export function registerPaperCommand(program: Command): void {
       const result = await runPaper({
         paperPath: paper,
         models: (run) => createRunModelCaller(flags, run),
+        modelSpecs: modelSpecsOf(config),
         sandbox: options.sandbox,
         gpu: options.gpu ?? config.gpu,
         network: options.network ?? false,

@@ -41,7 +41,7 @@ export function registerResumeCommand(program: Command): void {
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
     };
-    await reportRun('resume', options, renderer, () => {
+    await reportRun('resume', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       loadModelSetup(flags);
       return resumeAgent(reference, {
@@ -49,6 +49,7 @@ export function registerResumeCommand(program: Command): void {
         models: (run, resumed) => createRunModelCaller(flags, run, resumed.completedCalls),
         argv: process.argv.slice(2),
         sinks: [renderer],
+        signal,
         ...(Object.keys(agent).length === 0 ? {} : { agent }),
         // Asked only when the run is interactive (its own setting or --interactive now).
         feedback: terminalFeedback,

@@ -20,7 +20,7 @@ const inputShape = {
 
 type Input = z.infer<z.ZodObject<typeof inputShape>>;
 
-/** Refuses a run that is still being recorded or has ended, or is not an implement run. */
+/** Refuses a run that is still being recorded or has finished, or is not an implement run. */
 function checkResumable(runDir: string): void {
   const { events } = readEvents(runDir);
   const first = events.find((event) => event.type === 'run-start');
@@ -28,7 +28,9 @@ function checkResumable(runDir: string): void {
     throw new Error('only implement runs can be resumed');
   }
   const last = events.findLast((event) => event.type === 'run-start' || event.type === 'run-end');
-  if (last?.type === 'run-end') throw new Error(`the run has already ended (${last.status})`);
+  // A stopped run (stop_run, Ctrl-C, an interactive stop) continues; a finished one does not.
+  if (last?.type === 'run-end' && last.status !== 'stopped')
+    throw new Error(`the run has already ended (${last.status})`);
   if (last?.type === 'run-start' && last.pid !== undefined && alive(last.pid)) {
     throw new Error(`the run is still running (process ${last.pid}); stop it first`);
   }

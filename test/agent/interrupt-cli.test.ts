@@ -1,0 +1,71 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readEvents } from '../../src/runs/read-events.js';
+import { codify, recordings, startCodify } from '../llm/codify-cli.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const replay = `replay:${join(recordings, 'yona-digits.jsonl')}`;
+
+function runFolder(root: string): string | undefined {
+  if (!existsSync(root)) return undefined;
+  const [id] = readdirSync(root);
+  return id === undefined ? undefined : join(root, id);
+}
+
+function stepsStarted(runDir: string | undefined): number {
+  if (runDir === undefined || !existsSync(join(runDir, 'events.jsonl'))) return 0;
+  return readEvents(runDir).events.filter((event) => event.type === 'step-start').length;
+}
+
+describe('Ctrl-C and SIGTERM', () => {
+  it('stop an implement run after cancelling its step, and resume redoes that step', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-'));
+    const child = startCodify([
+      'implement',
+      'examples/yona-digits',
+      '--model',
+      replay,
+      '--root',
+      root,
+    ]);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Step 3 trains for seconds: the interrupt lands while its script runs.
+    for (let waited = 0; stepsStarted(runFolder(root)) < 3 && waited < 90_000; waited += 20) {
+      await sleep(20);
+    }
+    child.kill('SIGINT');
+    const status = await exited;
+    const runDir = runFolder(root) ?? '';
+    const events = readEvents(runDir).events;
+    const end = events.findLast((event) => event.type === 'run-end');
+    expect(end, output).toMatchObject({ status: 'stopped' });
+    expect(end?.type === 'run-end' ? end.reason : '').toMatch(/^interrupted during step \d/);
+    expect(output).toContain('stopping after the current step');
+    expect(status).toBe(1);
+    // The interrupted step left no checkpoint, and the final script was not measured.
+    const checkpoints = events.filter((event) => event.type === 'step-end').length;
+    const started = events.filter((event) => event.type === 'step-start').length;
+    expect(checkpoints).toBe(started - 1);
+    const result = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as {
+      outcome: string;
+      execution: unknown;
+    };
+    expect(result).toMatchObject({ outcome: 'stopped', execution: null });
+
+    // A replayed resume continues at the call after the completed steps' calls.
+    const resumed = await codify(['resume', runDir, '--model', replay, '--json']);
+    expect(resumed.status, resumed.output).toBe(0);
+    const final = readEvents(runDir).events.findLast((event) => event.type === 'run-end');
+    expect(final).toMatchObject({ status: 'completed' });
+    const after = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as {
+      ran: boolean;
+      steps: number;
+    };
+    expect(after).toMatchObject({ ran: true, steps: 4 });
+  }, 120_000);
+});

@@ -78,7 +78,6 @@ export function openSession(context: StrategyContext): AgentSession {
         status,
         reason,
         usage,
-        lastExecution: seen.last,
         ...(state.finalScript === null ? {} : { finalScript: state.finalScript }),
       };
     },

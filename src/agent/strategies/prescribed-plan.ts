@@ -1,6 +1,7 @@
 import type { ActionResult } from '../actions/types.js';
 import { AgentModels } from '../agent-models.js';
 import { emptyBudgetUsage } from '../budgets.js';
+import type { ExecutionSeen } from '../checkpoint.js';
 import { trackExecutions } from '../execution-tracker.js';
 import { loadPrompt } from '../../prompts/load-prompt.js';
 import type { StrategyContext, StrategyOutcome } from './strategy.js';
@@ -28,7 +29,7 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
     planning: context.options.planningTemperature,
     worker: context.options.workerTemperature,
   });
-  const seen = { last: null as StrategyOutcome['lastExecution'] };
+  const seen: { last: ExecutionSeen | null } = { last: null };
   const { task } = context;
   const run = trackExecutions(context.run, context.workspace.root, task.output, seen);
   const expertHelp = { remaining: 0 };
@@ -147,6 +148,5 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
     status: 'completed',
     reason: 'the prescribed plan ran to its end',
     usage,
-    lastExecution: seen.last,
   };
 }

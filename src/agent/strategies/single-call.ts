@@ -19,7 +19,7 @@ export async function runSingleCall(context: StrategyContext): Promise<StrategyO
   const { task, run } = context;
   const end = (status: StrategyOutcome['status'], reason: string): StrategyOutcome => {
     usage.elapsedMs += Date.now() - started;
-    return { status, reason, usage, lastExecution: null };
+    return { status, reason, usage };
   };
   run.emit({ type: 'step-start', step: 1 });
   let text: string;

@@ -7,7 +7,7 @@ import type { Workspace } from '../../workspace/workspace.js';
 import type { ActionDefinition } from '../actions/types.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { BudgetUsage } from '../budgets.js';
-import type { AgentCheckpoint, ExecutionSeen } from '../checkpoint.js';
+import type { AgentCheckpoint } from '../checkpoint.js';
 
 export const strategyNames = ['agent', 'prescribed-plan', 'single-call'] as const;
 export type StrategyName = (typeof strategyNames)[number];
@@ -61,7 +61,6 @@ export interface StrategyOutcome {
   status: StrategyStatus;
   reason: string;
   usage: BudgetUsage;
-  lastExecution: ExecutionSeen | null;
   /** The script the strategy ended with; default the task's output. */
   finalScript?: string;
 }

@@ -61,11 +61,20 @@ export function lastCheckpoint(runDir: string): AgentCheckpoint | undefined {
   return undefined;
 }
 
+/** Whether the resume sets any budget (steps, minutes, tokens, cost) anew. */
+function raisesBudget(agent: ResumeOptions['agent']): boolean {
+  if (agent === undefined) return false;
+  return [agent.maxSteps, agent.maxMinutes, agent.maxTokens, agent.maxCostUsd].some(
+    (value) => value !== undefined,
+  );
+}
+
 /**
  * `codify resume RUN`: re-opens an implement run killed at any point and continues after
  * its last completed step. Completed steps' model calls are not repeated; the edits of a
- * step that did not complete are undone and the step is redone. A run that already ended
- * returns its result.json.
+ * step that did not complete are undone and the step is redone. A run that completed or
+ * failed returns its result.json; so does one that spent its budget, unless a budget is
+ * raised.
  */
 export async function resumeAgent(
   reference: string,
@@ -74,9 +83,13 @@ export async function resumeAgent(
   const runDir = findRun(reference, resolveRunsRoot(options.runsRoot));
   const end = readEvents(runDir).events.findLast((event) => event.type === 'run-end');
   const resultPath = join(runDir, resultFile);
-  // A stopped run (Ctrl-C, SIGTERM, or "stop" at an interactive pause) is continued; one
-  // that completed, failed or spent its budget returns its result.
-  if (end !== undefined && end.status !== 'stopped' && existsSync(resultPath)) {
+  const raised = raisesBudget(options.agent);
+  // A stopped run (Ctrl-C, SIGTERM, or "stop" at an interactive pause) is continued, and so
+  // is one that spent its budget when a budget flag raises it; one that completed or failed
+  // returns its result.
+  const continues =
+    end === undefined || end.status === 'stopped' || (end.status === 'budget-exhausted' && raised);
+  if (!continues && existsSync(resultPath)) {
     return JSON.parse(readFileSync(resultPath, 'utf8')) as ImplementResult;
   }
   const settings = await readSettings(runDir);
@@ -87,6 +100,11 @@ export async function resumeAgent(
   const task = await loadTask(settings.taskDir);
   const checkpoint = settings.strategy === 'agent' ? lastCheckpoint(runDir) : undefined;
   if (checkpoint?.finished?.status === 'stopped') checkpoint.finished = null;
+  if (checkpoint?.finished?.status === 'budget-exhausted' && raised) {
+    // The next step is planned under the raised budgets; a budget still spent forces again.
+    checkpoint.finished = null;
+    checkpoint.forcedFinal = null;
+  }
   const resumed: ResumePoint = {
     step: checkpoint?.step ?? 0,
     // Other strategies start over, asking every call again.

@@ -80,4 +80,40 @@ describe('resume', () => {
     const again = await resumeAgent(runDir, { models, actions: resumeActions(), runsRoot });
     expect(again.outcome).toBe('completed');
   });
+
+  it('continues a run that spent its step budget once a budget flag raises it', async () => {
+    const { taskDir, runsRoot } = makeTask();
+    const planner = scriptedCaller({ planner: (_request, step) => resumePlanner(step) });
+    const spent = await runImplement({
+      taskDir,
+      runsRoot,
+      models: planner,
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+      actions: resumeActions(),
+      agent: { maxSteps: 2 },
+    });
+    expect(spent.outcome).toBe('budget-exhausted');
+    const runDir = spent.runDir;
+    const models = scriptedCaller({ planner: (_request, step) => resumePlanner(step) });
+    // Without a budget flag the ended run gives back its result and asks nothing.
+    const unchanged = await resumeAgent(runDir, { models, actions: resumeActions(), runsRoot });
+    expect(unchanged).toEqual(spent);
+    expect(models.requests).toHaveLength(0);
+
+    const raised = await resumeAgent(runDir, {
+      models,
+      actions: resumeActions(),
+      runsRoot,
+      agent: { maxSteps: 10 },
+    });
+    expect(raised.outcome).toBe('completed');
+    expect(raised.steps).toBeGreaterThan(spent.steps);
+    expect(raised.ran).toBe(true);
+    const asked = models.requests.map((request) => request.label ?? '');
+    expect(asked).toContain(`step ${spent.steps + 1}`);
+    expect(asked).not.toContain(`step ${spent.steps}`);
+    const ends = readEvents(runDir).events.filter((event) => event.type === 'run-end');
+    expect(ends.map((event) => event.status)).toEqual(['budget-exhausted', 'completed']);
+  });
 });

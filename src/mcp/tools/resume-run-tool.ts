@@ -21,15 +21,19 @@ const inputShape = {
 type Input = z.infer<z.ZodObject<typeof inputShape>>;
 
 /** Refuses a run that is still being recorded or has finished, or is not an implement run. */
-function checkResumable(runDir: string): void {
+function checkResumable(runDir: string, raisesBudget: boolean): void {
   const { events } = readEvents(runDir);
   const first = events.find((event) => event.type === 'run-start');
   if (first?.type !== 'run-start' || first.mode !== 'implement') {
     throw new Error('only implement runs can be resumed');
   }
   const last = events.findLast((event) => event.type === 'run-start' || event.type === 'run-end');
-  // A stopped run (stop_run, Ctrl-C, an interactive stop) continues; a finished one does not.
-  if (last?.type === 'run-end' && last.status !== 'stopped')
+  // A stopped run (stop_run, Ctrl-C, an interactive stop) continues, and one that spent its
+  // budget when a budget is raised; a completed or failed one does not.
+  const continues =
+    last?.type === 'run-end' &&
+    (last.status === 'stopped' || (last.status === 'budget-exhausted' && raisesBudget));
+  if (last?.type === 'run-end' && !continues)
     throw new Error(`the run has already ended (${last.status})`);
   if (last?.type === 'run-start' && last.pid !== undefined && alive(last.pid)) {
     throw new Error(`the run is still running (process ${last.pid}); stop it first`);
@@ -47,14 +51,14 @@ export function registerResumeRunTool(server: McpServer, context: McpContext): v
     {
       title: 'Resume a run',
       description:
-        'Continues a killed or stopped implement run after its last completed step, like `codify resume` (completed model calls are not asked again; a replay: model continues at the next call). Give the models again. Returns once the run is going again; follow it with run_status.',
+        'Continues a killed or stopped implement run after its last completed step, like `codify resume` (completed model calls are not asked again; a replay: model continues at the next call), or one that spent its budget when a budget (maxSteps, maxMinutes, maxTokens, maxCost) is raised. Give the models again. Returns once the run is going again; follow it with run_status.',
       inputSchema: inputShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (input) =>
       guarded(async () => {
         const runDir = findRunInRoot(input.run, context.runsRoot);
-        checkResumable(runDir);
+        checkResumable(runDir, budgetArguments(input).length > 0);
         const started = await startRunProcess(resumeArguments(runDir, input), {
           runsRoot: context.runsRoot,
           cwd: context.cwd,

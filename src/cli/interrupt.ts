@@ -16,10 +16,23 @@ const exitCodes: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 
  */
 export function stopOnInterrupt(
   command: string,
-  stderr: { write: (text: string) => unknown } = process.stderr,
+  options: {
+    /**
+     * For a pipeline that cannot stop half-way (paper mode): called on the first signal to
+     * record the run's end, after which the command exits at once.
+     */
+    endNow?: (signal: 'SIGINT' | 'SIGTERM') => void;
+    stderr?: { write: (text: string) => unknown };
+  } = {},
 ): InterruptHandling {
+  const stderr = options.stderr ?? process.stderr;
   const controller = new AbortController();
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
+    if (options.endNow !== undefined) {
+      options.endNow(name);
+      stderr.write(`\ncodify ${command}: stopped (${name})\n`);
+      process.exit(exitCodes[name]);
+    }
     if (controller.signal.aborted) {
       stderr.write(`codify ${command}: stopped at once; \`codify resume\` continues the run\n`);
       process.exit(exitCodes[name]);

@@ -68,4 +68,31 @@ describe('Ctrl-C and SIGTERM', () => {
     };
     expect(after).toMatchObject({ ran: true, steps: 4 });
   }, 120_000);
+
+  it('end a paper run as stopped at once, since paper runs do not resume', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-paper-'));
+    const exchange = join(root, '.exchange');
+    // Nobody answers the exchange: the run waits on its first model call.
+    const child = startCodify([
+      'paper',
+      'examples/papers/mixup-tabular/paper.md',
+      '--model',
+      `exchange:${exchange}`,
+      '--root',
+      root,
+    ]);
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const asked = () =>
+      existsSync(exchange) && readdirSync(exchange).some((name) => name.endsWith('.prompt.md'));
+    for (let waited = 0; !asked() && waited < 60_000; waited += 20) await sleep(20);
+    expect(asked(), output).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    const runDir = readdirSync(root).find((name) => !name.startsWith('.')) ?? '';
+    const end = readEvents(join(root, runDir)).events.findLast((event) => event.type === 'run-end');
+    expect(end).toMatchObject({ status: 'stopped' });
+    expect(output).toContain('codify paper: stopped (SIGTERM)');
+  }, 90_000);
 });

@@ -3,7 +3,9 @@ import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { runPaper } from '../../repo/run-paper.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
+import type { Run } from '../../runs/run.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 
@@ -81,6 +83,17 @@ export function registerPaperCommand(program: Command): void {
     if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    let current: Run | undefined;
+    // The pipeline has no resume: Ctrl-C or SIGTERM records the run as stopped and exits.
+    const interrupt = stopOnInterrupt('paper', {
+      endNow: (signal) => {
+        renderer.finish();
+        current?.close(
+          'stopped',
+          `interrupted by ${signal}; run \`codify paper\` again to redo it`,
+        );
+      },
+    });
     try {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);
@@ -101,6 +114,9 @@ export function registerPaperCommand(program: Command): void {
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.out === undefined ? {} : { outDir: options.out }),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
+        onRun: (run) => {
+          current = run;
+        },
       });
       renderer.finish();
       if (!options.json) {
@@ -132,6 +148,8 @@ export function registerPaperCommand(program: Command): void {
         `codify paper: ${error instanceof Error ? error.message : String(error)}\n`,
       );
       process.exitCode = 2;
+    } finally {
+      interrupt.dispose();
     }
   });
 }

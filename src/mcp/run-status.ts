@@ -12,7 +12,7 @@ interface Current {
   action: string | null;
 }
 
-/** The fields of result.json (implement) or the run-end result (paper) a caller acts on. */
+/** The fields of result.json (implement) or the run-end result (paper, explore) a caller acts on. */
 const resultKeys = [
   'outcome',
   'reason',
@@ -24,6 +24,9 @@ const resultKeys = [
   'repository',
   'report',
   'verified',
+  'ideas',
+  'count',
+  'experiments',
 ];
 
 function current(events: readonly CodifyEvent[]): Current {

@@ -86,6 +86,9 @@ export async function startRunProcess(
   child.unref();
   const deadline = Date.now() + (options.timeoutMs ?? startTimeoutMs);
   for (;;) {
+    // Read before looking for the run, so a child that ran to its end within one poll is
+    // still found by its run rather than taken for one that never started.
+    const exited = exitCode !== undefined;
     const runDir =
       options.resumes === undefined
         ? runStartedBy(options.runsRoot, before, child.pid)
@@ -96,15 +99,7 @@ export async function startRunProcess(
       renameSync(log, output);
       return { runId: basename(runDir), runDir, pid: child.pid, output };
     }
-    const error = await Promise.race([
-      failedToStart,
-      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), pollMs)),
-    ]);
-    if (error !== undefined) {
-      rmSync(log, { force: true });
-      throw new Error(`could not start codify: ${error.message}`);
-    }
-    if (exitCode !== undefined) {
+    if (exited) {
       throw new Error(
         `codify ${argv[0] ?? ''} stopped before starting a run (exit code ${String(exitCode)}):\n${takeTail(log, 20)}`,
       );
@@ -114,6 +109,14 @@ export async function startRunProcess(
       throw new Error(
         `codify ${argv[0] ?? ''} started no run within ${Math.round((options.timeoutMs ?? startTimeoutMs) / 1000)} s:\n${takeTail(log, 20)}`,
       );
+    }
+    const error = await Promise.race([
+      failedToStart,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), pollMs)),
+    ]);
+    if (error !== undefined) {
+      rmSync(log, { force: true });
+      throw new Error(`could not start codify: ${error.message}`);
     }
   }
 }

@@ -100,6 +100,7 @@ describe('codify mcp', () => {
       'read_run_file',
       'resume_run',
       'run_status',
+      'start_explore',
       'start_implement',
       'start_paper',
       'stop_run',
@@ -206,6 +207,30 @@ describe('codify mcp', () => {
     expect(end.result).toMatchObject({ outcome: 'completed', ran: true });
     const ended = await call('resume_run', { run: started.runId, model });
     expect(ended).toEqual({ isError: true, text: 'the run has already ended (completed)' });
+  });
+
+  it('starts an exploration and follows it to its ideas', async () => {
+    const refused = await call('start_explore', {
+      papers: ['examples/explore/paper.md'],
+      run: 'top:1',
+    });
+    expect(refused).toEqual({
+      isError: true,
+      text: 'run needs code: the prototype folder the experiments start from',
+    });
+    const started = await callJson<Started>('start_explore', {
+      papers: ['examples/explore/paper.md'],
+      related: 'examples/explore/related.txt',
+      ideas: 2,
+      refineRounds: 0,
+      model: `replay:${join(recordings, 'explore-wine.jsonl')}`,
+    });
+    const end = await followToEnd(started.runId);
+    expect(end.status).toBe('completed');
+    expect(end.result).toMatchObject({ count: 2 });
+    const ideas = await call('read_run_file', { run: started.runId, path: 'ideas.md' });
+    expect(ideas.isError).toBe(false);
+    expect(ideas.text).toContain('Standardized features');
   });
 
   it('starts a paper run and follows it to its repository', async () => {

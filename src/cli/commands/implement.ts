@@ -8,7 +8,7 @@ import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
-import { terminalFeedback } from './ask-in-terminal.js';
+import { interactiveFeedback } from './ask-in-terminal.js';
 
 interface ImplementCommandOptions {
   strategy: StrategyName;
@@ -205,7 +205,7 @@ export function registerImplementCommand(program: Command): void {
         },
         argv: process.argv.slice(2),
         sinks: [renderer],
-        ...(options.interactive === true ? { feedback: terminalFeedback } : {}),
+        ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });

@@ -11,6 +11,7 @@ import { readRunEdits } from './run-edits.js';
 import { listRunFiles } from './run-files.js';
 import { runOutcome } from './run-outcome.js';
 import { regularFileInRun, runDirectoryOf } from './run-paths.js';
+import { listFeedback } from './run-feedback.js';
 import { readRunTraces } from './run-traces.js';
 import { serveAppFile } from './static-files.js';
 import { handleControl } from './handle-control.js';
@@ -115,10 +116,13 @@ async function handleApi(
     case 'traces':
       sendJson(response, readRunTraces(directory));
       return;
+    case 'feedback':
+      sendJson(response, listFeedback(directory));
+      return;
     default:
       throw new HttpError(
         404,
-        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits and /traces`,
+        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits, /traces and /feedback`,
       );
   }
 }

@@ -11,13 +11,8 @@ import {
   readAnswerFile,
   requestFile,
 } from '../runs/feedback-folder.js';
+import type { FeedbackEntry } from './api-types.js';
 import { HttpError } from './http-error.js';
-
-/** A request of the run and, once given, its answer (GET /api/runs/:id/feedback). */
-export interface FeedbackEntry {
-  request: FeedbackRequest;
-  answer?: FeedbackAnswer;
-}
 
 /** Request ids are file names the pipelines choose, e.g. `step-3`, `problem-analysis`. */
 const requestIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

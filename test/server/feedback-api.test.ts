@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedbackAnswer, FeedbackRequest } from '../../src/runs/feedback.js';
 import { answerFile, recordedFeedback, runFolderOnly } from '../../src/runs/feedback-folder.js';
 import { createRun, type Run } from '../../src/runs/run.js';
-import type { FeedbackEntry } from '../../src/server/run-feedback.js';
+import type { FeedbackEntry } from '../../src/server/api-types.js';
 import { launchArguments } from '../../src/server/run-launch-request.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { rawGet } from './http-client.js';

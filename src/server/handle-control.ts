@@ -24,6 +24,7 @@ export interface RunControlAnswer {
 export async function handleControl(
   context: RequestContext,
   pathname: string,
+  parts: readonly string[],
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -34,7 +35,6 @@ export async function handleControl(
   if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
     throw new HttpError(415, 'send the request as application/json');
   }
-  const parts = pathname.split('/').filter((part) => part !== '');
   const isAnswer = parts.length === 5 && parts[1] === 'runs' && parts[3] === 'feedback';
   const body = await readJsonBody(request, isAnswer ? answerLimitBytes : bodyLimitBytes);
   const options = { root: context.root, workingDirectory: context.workingDirectory };
@@ -50,6 +50,9 @@ export async function handleControl(
   } else if (parts.length === 4 && parts[1] === 'runs' && parts[3] === 'resume') {
     const id = parts[2] ?? '';
     assertResumable(runDirectoryOf(context.root, id));
+    if (id.includes('/')) {
+      throw new HttpError(409, 'this run belongs to an evaluation: `codify eval` continues it');
+    }
     answer = { runId: await resumeCodify(id, options) };
   } else if (isAnswer) {
     const id = parts[2] ?? '';

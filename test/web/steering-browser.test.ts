@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
 import { listRuns } from '../../src/runs/list-runs.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { stopRun } from '../../src/server/run-control.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
+import { launchChromium } from './chromium-context.js';
 import { answerExchange, type ExchangeResponder } from './exchange-responder.js';
 
 /**
@@ -18,7 +19,6 @@ import { answerExchange, type ExchangeResponder } from './exchange-responder.js'
  */
 const repository = resolve(import.meta.dirname, '../..');
 const screenshots = join(repository, 'test-output', 'web');
-const chromiumPath = process.env.CODIFY_CHROMIUM ?? '/usr/bin/chromium';
 const task = 'test/fixtures/tasks/good-task';
 let base = '';
 let root = '';
@@ -29,9 +29,6 @@ const responders: ExchangeResponder[] = [];
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  expect(existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install chromium`).toBe(
-    true,
-  );
   base = mkdtempSync(join(tmpdir(), 'codify-ui-steer-browser-'));
   root = join(base, 'runs');
   profile = join(base, 'chromium');
@@ -44,12 +41,7 @@ beforeAll(async () => {
     appDirectory: app,
     workingDirectory: repository,
   });
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
-  });
+  browser = await launchChromium(profile);
 }, 300_000);
 
 afterAll(async () => {

@@ -180,4 +180,75 @@ describe('steering an interactive run from the page', () => {
     expect(output).toContain('answered from the browser (the run folder): stop');
     await page.close();
   }, 180_000);
+
+  it("answers an explore run's gates from the page: the analysis to edit, the ideas to pick", async () => {
+    // No terminal (stdin ignored): the run is answered through its folder alone.
+    const explore = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(repository, 'src/cli/main.ts'),
+        'explore',
+        'examples/explore/paper.md',
+        '--related',
+        'examples/explore/related.txt',
+        '--ideas',
+        '2',
+        '--refine-rounds',
+        '0',
+        '--run',
+        'top:2',
+        '--code',
+        'examples/explore/prototype',
+        '--max-steps',
+        '4',
+        '--interactive',
+        '--model',
+        'replay:examples/recordings/explore-wine.jsonl',
+        '--root',
+        root,
+      ],
+      { cwd: repository, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(explore);
+    let output = '';
+    explore.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    explore.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((done) => explore.on('close', done));
+    await expect
+      .poll(() => listRuns(root).find((run) => run.mode === 'explore')?.id, { timeout: 60_000 })
+      .toBeDefined();
+    const runId = listRuns(root).find((run) => run.mode === 'explore')?.id ?? '';
+    const page = await signedInPage();
+    await page.evaluate(`window.location.hash = ${JSON.stringify(`#/runs/${runId}`)}`);
+
+    const analysis = page.locator('.feedback-card[data-request-id="problem-analysis"]');
+    await expect.poll(() => analysis.count(), { timeout: 60_000 }).toBe(1);
+    expect(await analysis.getAttribute('data-kind')).toBe('edit');
+    await expect
+      .poll(() => analysis.locator('textarea[aria-label="edit the draft"]').inputValue())
+      .toContain('### Research tasks');
+    await shoot(page, 'steer-explore-analysis');
+    await analysis.locator('button:has-text("Approve")').click();
+    await expect.poll(() => analysis.count(), { timeout: 20_000 }).toBe(0);
+
+    const pick = page.locator('.feedback-card[data-request-id="experiments"]');
+    await expect.poll(() => pick.count(), { timeout: 60_000 }).toBe(1);
+    expect(await pick.locator('.feedback-option').allTextContents()).toEqual([
+      expect.stringMatching(/^I2: Weight decay/),
+      expect.stringMatching(/^I1: Standardized features/),
+    ]);
+    await shoot(page, 'steer-explore-pick');
+    await pick.locator('button:has-text("Approve as proposed")').click();
+    await expect
+      .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 90_000 })
+      .toBe('completed');
+    expect(await exited, output).toBe(0);
+    const { events } = readEvents(join(root, runId));
+    expect(events.flatMap((event) => (event.type === 'log' ? [event.message] : []))).toEqual(
+      expect.arrayContaining(['problem-analysis: approve', 'experiments: approve']),
+    );
+    await page.close();
+  }, 180_000);
 });

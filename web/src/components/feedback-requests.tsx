@@ -38,14 +38,15 @@ export function FeedbackRequests({
   const open = waiting.flatMap((event) => {
     const entry = entries?.find((candidate) => candidate.request.id === event.id);
     if (entry?.answer !== undefined) return [];
-    return [entry?.request ?? requestOfEvent(event)];
+    return [{ request: entry?.request ?? requestOfEvent(event), loaded: entry !== undefined }];
   });
   if (open.length === 0) return null;
   return (
     <section className="feedback-requests" aria-label="waiting for you">
-      {open.map((request) => (
+      {open.map(({ request, loaded }) => (
         <FeedbackCard
-          key={request.id}
+          // Drawn again once the request file is read: its draft and options fill the form.
+          key={`${request.id}-${String(loaded)}`}
           runId={runId}
           request={request}
           onAnswered={() => setTick((value) => value + 1)}
@@ -170,7 +171,7 @@ function FeedbackCard({
       <textarea
         aria-label="comment"
         className="feedback-comment"
-        placeholder="a comment for the agent (it goes into the next prompt)"
+        placeholder="a comment (the run passes it on: to the next prompt, or beside the analysis)"
         value={comment}
         onChange={(event) => setComment(event.target.value)}
       />

@@ -40,7 +40,23 @@ export interface FeedbackRequest {
  * and MCP clients answer the same requests through the run folder (see feedback-folder.ts).
  */
 export interface FeedbackChannel {
-  ask(request: FeedbackRequest): Promise<FeedbackAnswer>;
+  /**
+   * Asks and resolves with the answer. When `signal` aborts, the request was answered
+   * elsewhere (the run folder): the channel withdraws its question and rejects; the
+   * signal's reason is an `AnsweredElsewhere` carrying that answer.
+   */
+  ask(request: FeedbackRequest, signal?: AbortSignal): Promise<FeedbackAnswer>;
+}
+
+/** Why a channel's question was withdrawn: another channel answered first. */
+export class AnsweredElsewhere extends Error {
+  constructor(
+    readonly answer: FeedbackAnswer,
+    readonly where: string,
+  ) {
+    super(`answered ${where}: ${answer.decision}`);
+    this.name = 'AnsweredElsewhere';
+  }
 }
 
 /** The answer as text for the next prompt and the research log; undefined when there is nothing to pass on. */

@@ -1,6 +1,7 @@
 // The shapes the HTTP API answers with; the web app is typed against these and the core's
 // own types (events, results, plans), so there is one model of a run.
 import type { CodifyEvent } from '../runs/events.js';
+import type { FeedbackAnswer, FeedbackRequest } from '../runs/feedback.js';
 import type { EventLogProblem } from '../runs/parse-event-lines.js';
 import type { RunSummary } from '../runs/list-runs.js';
 
@@ -72,4 +73,10 @@ export interface RunTraces {
 /** Every error answer: `{ error }` with a status code. */
 export interface ApiError {
   error: string;
+}
+
+/** GET /api/runs/:id/feedback: each request the run asked, oldest first, with its answer once given. */
+export interface FeedbackEntry {
+  request: FeedbackRequest;
+  answer?: FeedbackAnswer;
 }

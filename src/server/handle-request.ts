@@ -11,6 +11,7 @@ import { readRunEdits } from './run-edits.js';
 import { listRunFiles } from './run-files.js';
 import { runOutcome } from './run-outcome.js';
 import { regularFileInRun, runDirectoryOf } from './run-paths.js';
+import { listFeedback } from './run-feedback.js';
 import { readRunTraces } from './run-traces.js';
 import { serveAppFile } from './static-files.js';
 import { handleControl } from './handle-control.js';
@@ -67,10 +68,18 @@ export async function handleRequest(
         return;
       }
     }
-    const pathname = decodePath(url.pathname);
-    if (method === 'POST') await handleControl(context, pathname, request, response);
-    else if (isApi) await handleApi(context, pathname, url, request, response);
-    else serveAppFile(context.appDirectory, pathname, response);
+    if (!isApi) {
+      serveAppFile(context.appDirectory, decodePath(url.pathname), response);
+      return;
+    }
+    // Segment by segment, so a nested run's id (`eval-x/runs/…/RUN`, sent as one segment
+    // with %2F) stays one part; each part is checked where it is used.
+    const parts = url.pathname
+      .split('/')
+      .filter((part) => part !== '')
+      .map((part) => decodePath(part));
+    if (method === 'POST') await handleControl(context, url.pathname, parts, request, response);
+    else await handleApi(context, url.pathname, parts, url, request, response);
   } catch (error) {
     sendError(response, error, isApi);
   }
@@ -79,11 +88,11 @@ export async function handleRequest(
 async function handleApi(
   context: RequestContext,
   pathname: string,
+  parts: readonly string[],
   url: URL,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const parts = pathname.split('/').filter((part) => part !== '');
   // ['api', 'runs', id?, what?]
   if (parts[1] !== 'runs' || parts.length > 4) {
     throw new HttpError(404, `no API route ${pathname}; see GET /api/runs`);
@@ -115,10 +124,13 @@ async function handleApi(
     case 'traces':
       sendJson(response, readRunTraces(directory));
       return;
+    case 'feedback':
+      sendJson(response, listFeedback(directory));
+      return;
     default:
       throw new HttpError(
         404,
-        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits and /traces`,
+        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits, /traces and /feedback`,
       );
   }
 }

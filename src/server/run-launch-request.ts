@@ -14,6 +14,11 @@ export interface RunLaunchRequest {
   maxMinutes?: number;
   maxTokens?: number;
   maxCostUsd?: number;
+  /**
+   * Implement: pause after every step for the page (or anyone writing the run folder) to
+   * approve, comment, answer the planner's questions or stop.
+   */
+  interactive?: boolean;
 }
 
 const strategies = new Set(['agent', 'prescribed-plan', 'single-call']);
@@ -60,6 +65,10 @@ export function launchArguments(body: unknown, workingDirectory: string): string
       ['maxTokens', '--max-tokens', true],
       ['maxCostUsd', '--max-cost', false],
     ];
+    if (request.interactive !== undefined && typeof request.interactive !== 'boolean') {
+      throw new HttpError(400, 'interactive must be true or false');
+    }
+    if (request.interactive === true) args.push('--interactive');
     for (const [field, flag, whole] of budgets) {
       const value = request[field];
       if (value === undefined || value === null || value === '') continue;

@@ -5,9 +5,20 @@ import { HttpError } from './http-error.js';
 
 const runIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** The folder of a run named by its id; only a direct child of the root holding events.jsonl. */
+/** How deep a nested run may sit (an evaluation's: `eval-x/runs/item/strategy/model/trial-1/RUN`). */
+const maxDepth = 8;
+
+/**
+ * The folder of a run named by its id, holding events.jsonl: a child of the root, or a run
+ * nested in another run's folder (an evaluation's runs), named by its path from the root
+ * (`eval-x/runs/…/RUN`). Every segment must be a plain name; the real path stays inside.
+ */
 export function runDirectoryOf(root: string, id: string): string {
-  if (!runIdPattern.test(id) || id.includes('..')) {
+  const segments = id.split('/');
+  if (
+    segments.length > maxDepth ||
+    segments.some((segment) => !runIdPattern.test(segment) || segment.includes('..'))
+  ) {
     throw new HttpError(
       400,
       `"${id}" is not a run id (ids are folder names such as 20261122-030405-name-3fa9c1)`,

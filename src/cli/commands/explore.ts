@@ -17,7 +17,7 @@ import type { ModelRouter } from '../../llm/router.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
-import { terminalFeedback } from './ask-in-terminal.js';
+import { interactiveFeedback } from './ask-in-terminal.js';
 
 interface ExploreCommandOptions {
   notes?: string;
@@ -216,7 +216,7 @@ export function registerExploreCommand(program: Command): void {
         },
         argv: process.argv.slice(2),
         sinks: [renderer],
-        ...(options.interactive === true ? { feedback: terminalFeedback } : {}),
+        ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       };
       let result: ExploreResult;

@@ -9,7 +9,7 @@ import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
-import { terminalFeedback } from './ask-in-terminal.js';
+import { interactiveFeedback } from './ask-in-terminal.js';
 
 interface ImplementCommandOptions {
   strategy: StrategyName;
@@ -210,7 +210,7 @@ export function registerImplementCommand(program: Command): void {
         argv: process.argv.slice(2),
         sinks: [renderer],
         signal,
-        ...(options.interactive === true ? { feedback: terminalFeedback } : {}),
+        ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
         ...(options.python === undefined ? {} : { python: options.python }),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });

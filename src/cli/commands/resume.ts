@@ -3,7 +3,7 @@ import { resumeAgent } from '../../agent/resume.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
-import { terminalFeedback } from './ask-in-terminal.js';
+import { interactiveFeedback } from './ask-in-terminal.js';
 import { positiveNumber, reportRun } from './implement.js';
 
 interface ResumeCommandOptions {
@@ -52,7 +52,7 @@ export function registerResumeCommand(program: Command): void {
         signal,
         ...(Object.keys(agent).length === 0 ? {} : { agent }),
         // Asked only when the run is interactive (its own setting or --interactive now).
-        feedback: terminalFeedback,
+        feedback: interactiveFeedback(),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       });
     });

@@ -16,6 +16,7 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
   const [maxSteps, setMaxSteps] = useState('');
   const [maxMinutes, setMaxMinutes] = useState('');
   const [maxCostUsd, setMaxCostUsd] = useState('');
+  const [interactive, setInteractive] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const submit = (event: FormEvent) => {
@@ -30,6 +31,7 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
             ...(maxSteps !== '' ? { maxSteps: Number(maxSteps) } : {}),
             ...(maxMinutes !== '' ? { maxMinutes: Number(maxMinutes) } : {}),
             ...(maxCostUsd !== '' ? { maxCostUsd: Number(maxCostUsd) } : {}),
+            ...(interactive ? { interactive } : {}),
           }
         : {}),
     };
@@ -127,6 +129,15 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
               value={maxCostUsd}
               onChange={(event) => setMaxCostUsd(event.target.value)}
             />
+          </label>
+          <label className="wide checkbox">
+            <input
+              aria-label="interactive"
+              type="checkbox"
+              checked={interactive}
+              onChange={(event) => setInteractive(event.target.checked)}
+            />
+            interactive: pause after every step for me to approve, comment, answer or stop
           </label>
         </>
       ) : null}

@@ -10,4 +10,7 @@ export const apiPaths = {
   traces: (id: string) => `/api/runs/${encodeURIComponent(id)}/traces`,
   stop: (id: string) => `/api/runs/${encodeURIComponent(id)}/stop`,
   resume: (id: string) => `/api/runs/${encodeURIComponent(id)}/resume`,
+  feedback: (id: string) => `/api/runs/${encodeURIComponent(id)}/feedback`,
+  answer: (id: string, request: string) =>
+    `/api/runs/${encodeURIComponent(id)}/feedback/${encodeURIComponent(request)}`,
 };

@@ -3,6 +3,7 @@ import { formatCost, formatTokens } from '../../../src/cli/render/format-values.
 import type { CodifyEvent, EventOf, RunStatus } from '../../../src/runs/events.js';
 import { totalsOf } from '../../../src/runs/run-totals.js';
 import type { RunDetail } from '../../../src/server/api-types.js';
+import { FeedbackRequests } from '../components/feedback-requests.js';
 import { RunControls } from '../components/run-controls.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { apiPaths } from '../model/api-paths.js';
@@ -67,6 +68,7 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
       </div>
       {ended?.reason !== undefined ? <p className="run-reason">{ended.reason}</p> : null}
       {error !== undefined && events.length === 0 ? <p className="error">{error}</p> : null}
+      <FeedbackRequests runId={runId} events={events} live={status === 'running'} />
       <View runId={runId} mode={mode} events={events} tab={tab} filesRevision={filesRevision} />
     </section>
   );

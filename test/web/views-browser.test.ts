@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebAppBuilt } from '../../scripts/build-web.js';
+import { defaultConfig } from '../../src/config/default-config.js';
+import { loadSuite } from '../../src/eval/load-suite.js';
+import { runEvaluation } from '../../src/eval/run-evaluation.js';
+import type { AnswerRequest } from '../../src/llm/answerer.js';
+import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
+import { scriptedAnswerer } from '../eval/eval-fixture.js';
+import { launchChromium } from './chromium-context.js';
+
+/**
+ * The explore and evaluation views in Chromium, on real folders: an explore run replayed from
+ * examples/recordings/explore-wine.jsonl by the CLI (two ideas, both run as experiments), and
+ * the example suite examples/eval/ci-suite.yaml evaluated with a scripted judge.
+ */
+const repository = resolve(import.meta.dirname, '../..');
+const screenshots = join(repository, 'test-output', 'web');
+let base = '';
+let root = '';
+let ui: UiServer;
+let browser: BrowserContext;
+let exploreRun = '';
+
+function codify(args: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(repository, 'src/cli/main.ts'), ...args, '--root', root],
+      { cwd: repository, env: { ...process.env, CI: 'true' } },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (status) =>
+      status === 0
+        ? resolvePromise(output)
+        : reject(new Error(`codify ${args.join(' ')} exited ${status}:\n${output}`)),
+    );
+  });
+}
+
+/** Grades every rubric leaf met but the five seeds; scores the repository 4 of 5. */
+function judgeAnswer(request: AnswerRequest): string {
+  const label = request.label ?? '';
+  if (label.startsWith('rubric ')) {
+    const leaf = label.slice('rubric '.length);
+    const met = leaf !== 'five-seeds';
+    return `\`\`\`json\n{"score": ${met ? 1 : 0}, "reason": "${met ? 'shown' : 'not shown'}: ${leaf}"}\n\`\`\``;
+  }
+  return '```json\n{"critiques": [{"file": "train.py", "function": "train_mlp", "severity": "low", "critique": "no early stopping option"}], "score": 4}\n```';
+}
+
+beforeAll(async () => {
+  base = mkdtempSync(join(tmpdir(), 'codify-ui-views-'));
+  root = join(base, 'runs');
+  mkdirSync(screenshots, { recursive: true });
+  const config = defaultConfig();
+  config.roles.judge.models = ['scripted:judge'];
+  const [app, exploreOutput] = await Promise.all([
+    ensureWebAppBuilt(),
+    codify([
+      'explore',
+      'examples/explore/paper.md',
+      '--related',
+      'examples/explore/related.txt',
+      '--ideas',
+      '2',
+      '--refine-rounds',
+      '0',
+      '--run',
+      'top:2',
+      '--code',
+      'examples/explore/prototype',
+      '--max-steps',
+      '4',
+      '--model',
+      'replay:examples/recordings/explore-wine.jsonl',
+    ]),
+    runEvaluation({
+      suite: loadSuite(join(repository, 'examples/eval/ci-suite.yaml')),
+      evalDir: join(root, 'eval-examples-ci'),
+      parallel: 2,
+      baseConfig: config,
+      answerers: (spec) => (spec === 'scripted:judge' ? scriptedAnswerer(judgeAnswer) : undefined),
+    }),
+  ]);
+  const explore = readdirSync(root).find(
+    (name) => name.includes('full-batch-gradient') && exploreOutput.includes(name),
+  );
+  if (explore === undefined) throw new Error(`no explore run in:\n${exploreOutput}`);
+  exploreRun = explore;
+  ui = await startUiServer({ root, port: 0, pollMs: 50, appDirectory: app });
+  browser = await launchChromium(join(base, 'chromium'));
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.close();
+  rmSync(base, { recursive: true, force: true });
+});
+
+async function openRun(runId: string, tab?: string): Promise<Page> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(ui.url);
+  const hash = `#/runs/${encodeURIComponent(runId)}${tab === undefined ? '' : `/${tab}`}`;
+  await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
+  await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('completed');
+  expect(errors).toEqual([]);
+  return page;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshots, `${name}.png`) });
+}
+
+describe('the explore and evaluation views in Chromium', () => {
+  it('shows an explore run: idea cards with reviews, novelty and measured results', async () => {
+    const page = await openRun(exploreRun);
+    const cards = page.locator('.idea-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    // Ranked by the judge: I2 (3.87) before I1 (3.67), as the recorded session scored them.
+    expect(await cards.locator('.idea-id').allTextContents()).toEqual(['I2', 'I1']);
+    const first = page.locator('.idea-card[data-idea="I1"]');
+    expect(await first.locator('h3').textContent()).toBe(
+      'Standardized features for gradient descent',
+    );
+    expect(await first.locator('.idea-fields').first().textContent()).toContain('Hypothesis');
+    expect(await first.locator('.idea-result').textContent()).toContain(
+      "accuracy 0.9938 vs the baseline's 0.6605 (+0.3333)",
+    );
+    // Fifteen criteria, each with its score and the reviewer's reason.
+    expect(await first.locator('.review-scores tr').count()).toBe(15);
+    expect(
+      await first
+        .locator('.review-scores tr[data-criterion="problem.clarity"] .reason')
+        .textContent(),
+    ).not.toBe('');
+    expect(await first.locator('.novelty').first().textContent()).toMatch(
+      /Novelty \(offline\): (novel|overlaps|unknown) · closest: “.+” \(similarity 0\.\d\d, of \d+\)/,
+    );
+    await shoot(page, 'explore-ideas');
+
+    await page.click('a[role="tab"]:has-text("Analysis")');
+    await expect
+      .poll(() => page.locator('.quote-check').textContent())
+      .toMatch(/Quote check: \d+ quotes checked/);
+    expect(await page.locator('.citation').count()).toBeGreaterThan(0);
+
+    await page.click('a[role="tab"]:has-text("Experiments")');
+    const rows = page.locator('.experiments-table tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('.bar-chart .bar').count()).toBe(2);
+    expect(await page.locator('.bar-chart .bar-reference').count()).toBe(2);
+    await shoot(page, 'explore-experiments');
+    // Each experiment links to its own implement run.
+    await rows.first().locator('a').click();
+    await expect.poll(() => page.locator('.run-page').getAttribute('data-mode')).toBe('implement');
+    await expect.poll(() => page.locator('.step-card').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it("shows an evaluation's tables and charts, and opens its runs", async () => {
+    const page = await openRun('eval-examples-ci');
+    const implement = page.locator('table.implement-groups tbody tr');
+    await expect.poll(() => implement.count()).toBe(1);
+    const cells = await implement.first().locator('td').allTextContents();
+    // yona-digits, single-call, recorded; category A; metric 0.9749; gain 0.0186.
+    expect(cells.slice(0, 4)).toEqual(['yona-digits', 'single-call', 'recorded', '1']);
+    expect(cells).toContain('0.9749');
+    const papers = page.locator('table.paper-groups tbody tr');
+    await expect.poll(() => papers.count()).toBe(1);
+    const paperCells = await papers.first().locator('td').allTextContents();
+    expect(paperCells.slice(0, 3)).toEqual(['mixup-tabular', 'recorded', '1']);
+    // The scripted judge: 4 of 5; the rubric: every leaf but five-seeds, (3+1+1+0)/6.
+    expect(paperCells[5]).toBe('4');
+    expect(paperCells[7]).toBe('0.8333');
+    expect(await page.locator('.bar-chart').count()).toBeGreaterThanOrEqual(3);
+    await shoot(page, 'eval-report');
+
+    await page.click('a[role="tab"]:has-text("Runs")');
+    const runs = page.locator('table.eval-runs tbody tr');
+    await expect.poll(() => runs.count()).toBe(2);
+    await page.locator('tr[data-key="yona-digits/single-call/recorded/trial-1"] a').click();
+    await expect.poll(() => page.locator('.run-page').getAttribute('data-mode')).toBe('implement');
+    await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('completed');
+    expect(decodeURIComponent(page.url())).toContain('#/runs/eval-examples-ci/runs/yona-digits/');
+    await expect.poll(() => page.locator('.metric-result').textContent()).toContain('0.9749');
+    await page.close();
+  });
+});

@@ -1,0 +1,124 @@
+import type { ExploredIdea } from '../../../src/explore/exploration.js';
+import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
+import { runHref } from '../use-route.js';
+import { measured } from '../model/experiment-result.js';
+
+/** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
+export function IdeaCardView({
+  idea,
+  rank,
+  experiment,
+}: {
+  idea: ExploredIdea;
+  rank: number;
+  experiment?: ExperimentRecord;
+}) {
+  const card = idea.card;
+  const plan = card.experimentPlan;
+  const review = idea.reviews?.[idea.reviews.length - 1];
+  return (
+    <article className="idea-card" data-idea={idea.id}>
+      <header>
+        <span className="idea-rank">#{rank}</span>
+        <span className="idea-id">{idea.id}</span>
+        <h3>{card.title}</h3>
+        <span className="idea-score" title="the judges' mean score, 1–5">
+          judge {idea.score.toFixed(2)}
+        </span>
+      </header>
+      {experiment !== undefined ? (
+        <p className={`idea-result ${experiment.status}`}>
+          Experiment {experiment.status}: {measured(experiment)}
+          {experiment.runId !== undefined ? (
+            <>
+              {' '}
+              · <a href={runHref(experiment.runId)}>its run</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <dl className="idea-fields">
+        <dt>Problem</dt>
+        <dd>{card.problem}</dd>
+        <dt>Hypothesis</dt>
+        <dd>
+          {card.hypothesis.statement}
+          <div className="muted">Expected: {card.hypothesis.expectedEffect}</div>
+        </dd>
+        <dt>Method</dt>
+        <dd>{card.method}</dd>
+        {card.rationale !== undefined ? (
+          <>
+            <dt>Rationale</dt>
+            <dd>{card.rationale}</dd>
+          </>
+        ) : null}
+      </dl>
+      <details className="idea-plan">
+        <summary>Experiment plan</summary>
+        <dl className="idea-fields">
+          <dt>Data</dt>
+          <dd>{plan.dataPreparation}</dd>
+          <dt>Baselines</dt>
+          <dd>{plan.baselines.join('; ')}</dd>
+          <dt>Metrics</dt>
+          <dd>{plan.metrics.map((metric) => `${metric.name} (${metric.direction})`).join(', ')}</dd>
+          <dt>Procedure</dt>
+          <dd>
+            <ol>
+              {plan.procedure.map((step, index) => (
+                <li key={index}>{step}</li>
+              ))}
+            </ol>
+          </dd>
+          <dt>Seeds</dt>
+          <dd>{plan.seeds.join(', ')}</dd>
+          {plan.ablations.length > 0 ? (
+            <>
+              <dt>Ablations</dt>
+              <dd>{plan.ablations.join('; ')}</dd>
+            </>
+          ) : null}
+          <dt>Expected outcome</dt>
+          <dd>{plan.expectedOutcome}</dd>
+          <dt>Stop when</dt>
+          <dd>{plan.stopCriteria}</dd>
+          <dt>Risks</dt>
+          <dd>{card.risks.join('; ')}</dd>
+        </dl>
+      </details>
+      {review !== undefined ? (
+        <details className="idea-review" open>
+          <summary>
+            Review: {review.overall.toFixed(2)} overall, {review.reviewers} reviewer
+            {review.reviewers === 1 ? '' : 's'}
+            {idea.reviews.length > 1 ? ` (round ${idea.reviews.length})` : ''}
+          </summary>
+          <table className="review-scores">
+            <tbody>
+              {Object.entries(review.aspects).map(([aspect, scores]) =>
+                Object.entries(scores.criteria).map(([criterion, score], index) => (
+                  <tr key={`${aspect}-${criterion}`} data-criterion={`${aspect}.${criterion}`}>
+                    <th>{index === 0 ? `${aspect} ${scores.mean.toFixed(1)}` : ''}</th>
+                    <td>{criterion}</td>
+                    <td className="score">{score.mean.toFixed(1)}</td>
+                    <td className="reason">{[...new Set(score.reasons)].join(' · ')}</td>
+                  </tr>
+                )),
+              )}
+            </tbody>
+          </table>
+        </details>
+      ) : null}
+      {(idea.novelty ?? []).map((check, index) => (
+        <p key={index} className={`novelty novelty-${check.verdict}`}>
+          Novelty ({check.against}): <b>{check.verdict}</b>
+          {check.closest !== undefined
+            ? ` · closest: “${check.closest.title}” (similarity ${check.closest.similarity.toFixed(2)}, of ${check.compared})`
+            : ''}
+          <span className="muted"> — {check.reason}</span>
+        </p>
+      ))}
+    </article>
+  );
+}

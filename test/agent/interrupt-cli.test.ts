@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/runs/read-events.js';
 import { codify, recordings, startCodify } from '../llm/codify-cli.js';
+import { answerExchange } from '../web/exchange-responder.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const replay = `replay:${join(recordings, 'yona-digits.jsonl')}`;
 
 function runFolder(root: string): string | undefined {
   if (!existsSync(root)) return undefined;
-  const [id] = readdirSync(root);
+  const [id] = readdirSync(root).filter((name) => !name.startsWith('.'));
   return id === undefined ? undefined : join(root, id);
 }
 
@@ -67,6 +68,39 @@ describe('Ctrl-C and SIGTERM', () => {
       steps: number;
     };
     expect(after).toMatchObject({ ran: true, steps: 4 });
+  }, 120_000);
+
+  it('stop an interactive run waiting for an answer in its run folder, its step kept', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-asking-'));
+    const exchange = join(root, '.exchange');
+    const model = answerExchange(exchange);
+    // No terminal: the run folder alone is asked (the web app or a file answers it).
+    const child = startCodify([
+      'implement',
+      'test/fixtures/tasks/good-task',
+      '--model',
+      `exchange:${exchange}`,
+      '--interactive',
+      '--root',
+      root,
+    ]);
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const asked = () => {
+      const runDir = runFolder(root);
+      return runDir !== undefined && existsSync(join(runDir, 'feedback', 'step-1.request.json'));
+    };
+    for (let waited = 0; !asked() && waited < 90_000; waited += 20) await sleep(20);
+    expect(asked()).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    model.stop();
+    const events = readEvents(runFolder(root) ?? '').events;
+    expect(events.findLast((event) => event.type === 'run-end')).toMatchObject({
+      status: 'stopped',
+      reason: 'interrupted while waiting for feedback on step 1',
+    });
+    // Step 1 was complete: its checkpoint is there for resume.
+    expect(events.filter((event) => event.type === 'step-end')).toHaveLength(1);
   }, 120_000);
 
   it('end a paper run as stopped at once, since paper runs do not resume', async () => {

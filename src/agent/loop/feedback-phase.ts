@@ -44,7 +44,10 @@ async function askChannel(session: AgentSession, summary: StepSummary): Promise<
     ...(request.questions === undefined ? {} : { questions: request.questions }),
     waiting: true,
   });
-  const answer = await recordedFeedback(session.run.dir, channel).ask(request);
+  const answer = await recordedFeedback(session.run.dir, channel).ask(
+    request,
+    session.context.signal,
+  );
   const text = feedbackText(request, answer);
   if (answer.decision === 'stop')
     return { decision: 'stop', ...(text === undefined ? {} : { comment: text }) };
@@ -79,6 +82,14 @@ export async function askForFeedback(session: AgentSession, summary: StepSummary
   try {
     feedback = await askChannel(session, summary);
   } catch (error) {
+    if (context.signal?.aborted === true) {
+      // Ctrl-C or SIGTERM while the question waited: the step itself is complete.
+      state.finished = {
+        status: 'stopped',
+        reason: `interrupted while waiting for feedback on step ${summary.step}`,
+      };
+      return;
+    }
     feedback = { decision: 'stop' as const, comment: `feedback failed: ${message(error)}` };
   }
   run.emit({

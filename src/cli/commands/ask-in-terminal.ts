@@ -11,6 +11,12 @@ const stopWords = ['stop', 's', 'q', 'quit'];
 
 async function question(prompt: string, signal: AbortSignal | undefined): Promise<string> {
   const reader = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-C at the prompt reaches readline as a key, not as a signal: raise it as one, so it
+  // stops the run the way Ctrl-C does everywhere else (see src/cli/interrupt.ts).
+  reader.on('SIGINT', () => {
+    reader.close();
+    process.kill(process.pid, 'SIGINT');
+  });
   try {
     return (await reader.question(prompt, signal === undefined ? {} : { signal })).trim();
   } catch (error) {

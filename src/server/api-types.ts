@@ -1,7 +1,6 @@
 // The shapes the HTTP API answers with; the web app is typed against these and the core's
 // own types (events, results, plans), so there is one model of a run.
 import type { CodifyEvent } from '../runs/events.js';
-import type { FeedbackAnswer, FeedbackRequest } from '../runs/feedback.js';
 import type { EventLogProblem } from '../runs/parse-event-lines.js';
 import type { RunSummary } from '../runs/list-runs.js';
 
@@ -76,7 +75,4 @@ export interface ApiError {
 }
 
 /** GET /api/runs/:id/feedback: each request the run asked, oldest first, with its answer once given. */
-export interface FeedbackEntry {
-  request: FeedbackRequest;
-  answer?: FeedbackAnswer;
-}
+export type { FeedbackEntry } from '../runs/feedback-answers.js';

@@ -1,114 +1,21 @@
-import { existsSync, linkSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
+import type { FeedbackAnswer } from '../runs/feedback.js';
 import {
-  feedbackAnswerSchema,
-  type FeedbackAnswer,
-  type FeedbackRequest,
-} from '../runs/feedback.js';
-import {
-  answerFile,
-  feedbackFolder,
-  readAnswerFile,
-  requestFile,
-} from '../runs/feedback-folder.js';
-import type { FeedbackEntry } from './api-types.js';
+  answerFeedback as answerInFolder,
+  FeedbackAnswerError,
+  listFeedback,
+} from '../runs/feedback-answers.js';
 import { HttpError } from './http-error.js';
 
-/** Request ids are file names the pipelines choose, e.g. `step-3`, `problem-analysis`. */
-const requestIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const requestSuffix = '.request.json';
+export { listFeedback };
 
-/** Every request in the run folder, oldest first, each with its answer when there is one. */
-export function listFeedback(runDirectory: string): FeedbackEntry[] {
-  const folder = feedbackFolder(runDirectory);
-  if (!existsSync(folder)) return [];
-  const entries: { entry: FeedbackEntry; time: number }[] = [];
-  for (const name of readdirSync(folder)) {
-    if (!name.endsWith(requestSuffix)) continue;
-    const id = name.slice(0, -requestSuffix.length);
-    const request = readRequest(runDirectory, id);
-    if (request === undefined) continue;
-    const answer = existsSync(answerFile(runDirectory, id))
-      ? readAnswerFile(answerFile(runDirectory, id))
-      : undefined;
-    entries.push({
-      entry: { request, ...(answer === undefined || typeof answer === 'string' ? {} : { answer }) },
-      time: statSync(requestFile(runDirectory, id)).mtimeMs,
-    });
-  }
-  return entries.sort((a, b) => a.time - b.time).map(({ entry }) => entry);
-}
-
-function readRequest(runDirectory: string, id: string): FeedbackRequest | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(requestFile(runDirectory, id), 'utf8')) as unknown;
-    return typeof parsed === 'object' && parsed !== null && 'kind' in parsed && 'title' in parsed
-      ? (parsed as FeedbackRequest)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Answers a request of the run the way any program may (see feedback-folder.ts): the answer
- * is checked against the schema and the request, written whole beside the answer file and
- * linked into place, so the run never reads half a file and a second answer never replaces
- * the first (the link fails when the answer exists).
- */
+/** Answers a request of the run (see answerFeedback in src/runs): 400 or 409 when refused. */
 export function answerFeedback(runDirectory: string, id: string, body: unknown): FeedbackAnswer {
-  if (!requestIdPattern.test(id) || id.includes('..')) {
-    throw new HttpError(400, `"${id}" is not a request id (ids are names such as step-3)`);
-  }
-  const request = readRequest(runDirectory, id);
-  if (request === undefined) {
-    throw new HttpError(409, `the run has not asked "${id}"; there is nothing to answer`);
-  }
-  const target = answerFile(runDirectory, id);
-  if (existsSync(target)) throw answeredAlready(id);
-  const parsed = feedbackAnswerSchema.safeParse(body);
-  if (!parsed.success) {
-    throw new HttpError(
-      400,
-      `not an answer: ${parsed.error.issues
-        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-        .join('; ')}; send {"decision": "approve" | "comment" | "stop" | …} (see the README)`,
-    );
-  }
-  assertFits(request, parsed.data);
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(parsed.data, null, 2)}\n`);
   try {
-    linkSync(temporary, target);
+    return answerInFolder(runDirectory, id, body);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw answeredAlready(id);
-    throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  return parsed.data;
-}
-
-const answeredAlready = (id: string) =>
-  new HttpError(409, `"${id}" is answered already; the first answer stands`);
-
-/** Every request takes approve, comment and stop; the rest must be the request's own kind. */
-function assertFits(request: FeedbackRequest, answer: FeedbackAnswer): void {
-  const general = ['approve', 'comment', 'stop'];
-  if (!general.includes(answer.decision) && answer.decision !== request.kind) {
-    throw new HttpError(
-      400,
-      `"${request.id}" asks to ${request.kind}; answer it with ${request.kind}, approve, comment or stop`,
-    );
-  }
-  if (answer.decision === 'pick') {
-    const known = new Set((request.options ?? []).map((option) => option.id));
-    const unknown = answer.picked.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw new HttpError(
-        400,
-        `no option ${unknown.join(', ')}; pick among ${[...known].join(', ')}`,
-      );
+    if (error instanceof FeedbackAnswerError) {
+      throw new HttpError(error.kind === 'invalid' ? 400 : 409, error.message);
     }
+    throw error;
   }
 }

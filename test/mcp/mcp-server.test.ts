@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nvidiaDeviceFiles } from '../../src/sandbox/gpus.js';
+import { answerExchange } from '../web/exchange-responder.js';
 
 /**
  * `codify mcp` as an MCP client meets it: the SDK's own client, over stdio, talking to the
@@ -95,7 +96,9 @@ describe('codify mcp', () => {
   it('offers the tools to check, start, follow, list and read runs', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'answer_feedback',
       'check_task',
+      'feedback_requests',
       'list_runs',
       'read_run_file',
       'resume_run',
@@ -207,6 +210,76 @@ describe('codify mcp', () => {
     expect(end.result).toMatchObject({ outcome: 'completed', ran: true });
     const ended = await call('resume_run', { run: started.runId, model });
     expect(ended).toEqual({ isError: true, text: 'the run has already ended (completed)' });
+  });
+
+  it('steers an interactive run: lists its waiting question, answers it, the comment reaches the planner', async () => {
+    const exchange = join(temporary, 'exchange-interactive');
+    const model = answerExchange(exchange);
+    try {
+      const started = await callJson<Started>('start_implement', {
+        task: 'test/fixtures/tasks/good-task',
+        model: `exchange:${exchange}`,
+        interactive: true,
+        maxSteps: 5,
+      });
+      interface Listed {
+        requests: { request: { id: string; kind: string }; answer?: unknown }[];
+      }
+      const waitingFor = async (id: string) => {
+        for (let waited = 0; waited < 60_000; waited += 100) {
+          const listed = await callJson<Listed>('feedback_requests', {
+            run: started.runId,
+            waiting: true,
+          });
+          if (listed.requests.some((entry) => entry.request.id === id)) return listed;
+          await sleep(100);
+        }
+        throw new Error(`${id} was never asked`);
+      };
+      const first = await waitingFor('step-1');
+      expect(first.requests[0]?.request.kind).toBe('approve');
+      const unfit = await call('answer_feedback', {
+        run: started.runId,
+        request: 'step-1',
+        decision: 'pick',
+        picked: ['x'],
+      });
+      expect(unfit.isError).toBe(true);
+      expect(unfit.text).toContain(
+        '"step-1" asks to approve; answer it with approve, comment, stop',
+      );
+      const answered = await callJson<{ answer: unknown }>('answer_feedback', {
+        run: started.runId,
+        request: 'step-1',
+        decision: 'comment',
+        comment: 'Check the data loader before training.',
+      });
+      expect(answered.answer).toEqual({
+        decision: 'comment',
+        comment: 'Check the data loader before training.',
+      });
+      const again = await call('answer_feedback', {
+        run: started.runId,
+        request: 'step-1',
+        decision: 'approve',
+      });
+      expect(again).toMatchObject({ isError: true });
+      expect(again.text).toContain('answered already');
+
+      await waitingFor('step-2');
+      expect(model.prompts('planner')[1]).toContain('Check the data loader before training.');
+      await callJson('answer_feedback', {
+        run: started.runId,
+        request: 'step-2',
+        decision: 'stop',
+      });
+      const end = await followToEnd(started.runId);
+      expect(end.status).toBe('stopped');
+      const all = await callJson<Listed>('feedback_requests', { run: started.runId });
+      expect(all.requests.map((entry) => entry.request.id)).toEqual(['step-1', 'step-2']);
+    } finally {
+      model.stop();
+    }
   });
 
   it('starts an exploration and follows it to its ideas', async () => {

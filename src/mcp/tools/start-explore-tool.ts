@@ -45,6 +45,10 @@ const inputShape = {
   python: z.string().min(1).optional().describe('the Python interpreter for the experiments'),
   sandbox: z.enum(['bubblewrap', 'none']).optional(),
   gpu: z.boolean().optional().describe('plans may use a GPU, and experiments get it'),
+  interactive: z
+    .boolean()
+    .optional()
+    .describe('pause for feedback_requests / answer_feedback (after each step, or at the gates)'),
   ...modelInputShape,
 };
 
@@ -75,6 +79,7 @@ export function exploreArguments(input: Input, cwd: string): string[] {
     ...modelArguments(input),
     ...values.flatMap(([flag, value]) => (value === undefined ? [] : [flag, String(value)])),
     ...(input.gpu === true ? ['--gpu'] : []),
+    ...(input.interactive === true ? ['--interactive'] : []),
   ];
 }
 

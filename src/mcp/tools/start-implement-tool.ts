@@ -17,6 +17,10 @@ const inputShape = {
   python: z.string().min(1).optional().describe('the Python interpreter'),
   sandbox: z.enum(['bubblewrap', 'none']).optional(),
   gpu: z.boolean().optional().describe('pass NVIDIA devices into the sandbox'),
+  interactive: z
+    .boolean()
+    .optional()
+    .describe('pause for feedback_requests / answer_feedback (after each step, or at the gates)'),
   ...modelInputShape,
 };
 
@@ -35,6 +39,7 @@ export function implementArguments(input: Input, cwd: string): string[] {
     ...(input.python === undefined ? [] : ['--python', input.python]),
     ...(input.sandbox === undefined ? [] : ['--sandbox', input.sandbox]),
     ...(input.gpu === true ? ['--gpu'] : []),
+    ...(input.interactive === true ? ['--interactive'] : []),
   ];
 }
 

@@ -1,6 +1,6 @@
 /** What a command does when it is interrupted, told to the person who pressed Ctrl-C. */
 export interface InterruptHandling {
-  /** Aborted on the first SIGINT or SIGTERM: the run stops after what it is doing. */
+  /** Aborted on the first SIGINT or SIGTERM: the run cancels what it is doing and stops. */
   signal: AbortSignal;
   /** Removes the handlers; call it once the run has ended. */
   dispose: () => void;
@@ -39,7 +39,7 @@ export function stopOnInterrupt(
     }
     controller.abort(new Error(`interrupted by ${name}`));
     stderr.write(
-      `\ncodify ${command}: stopping after the current step (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to stop at once)\n`,
+      `\ncodify ${command}: stopping; the step in flight is cancelled and \`codify resume\` redoes it (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to stop at once)\n`,
     );
   };
   const onInt = () => onSignal('SIGINT');

@@ -46,7 +46,7 @@ describe('Ctrl-C and SIGTERM', () => {
     const end = events.findLast((event) => event.type === 'run-end');
     expect(end, output).toMatchObject({ status: 'stopped' });
     expect(end?.type === 'run-end' ? end.reason : '').toMatch(/^interrupted during step \d/);
-    expect(output).toContain('stopping after the current step');
+    expect(output).toContain('stopping; the step in flight is cancelled');
     expect(status).toBe(1);
     // The interrupted step left no checkpoint, and the final script was not measured.
     const checkpoints = events.filter((event) => event.type === 'step-end').length;

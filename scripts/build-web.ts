@@ -16,7 +16,22 @@ export interface BuildWebOptions {
 }
 
 export async function buildWebApp(options: BuildWebOptions = {}): Promise<void> {
+  // Vite and React's JSX follow NODE_ENV: under vitest (NODE_ENV=test) the app would be built
+  // as React's development bundle (twice the size, slower to render) and left in web/dist for
+  // `codify ui` to serve. The package's app is always the production one.
+  const nodeEnvironment = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await buildProduction(options);
+  } finally {
+    if (nodeEnvironment === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnvironment;
+  }
+}
+
+async function buildProduction(options: BuildWebOptions): Promise<void> {
   await build({
+    mode: 'production',
     root: webRoot,
     base: '/',
     logLevel: options.logLevel ?? 'info',

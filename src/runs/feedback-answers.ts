@@ -48,6 +48,18 @@ export function listFeedback(runDirectory: string): FeedbackEntry[] {
   return entries.sort((a, b) => a.time - b.time).map(({ entry }) => entry);
 }
 
+/** The requests of the run with no answer yet, by id (cheap: one listing of the folder). */
+export function unansweredRequests(runDirectory: string): string[] {
+  const folder = feedbackFolder(runDirectory);
+  if (!existsSync(folder)) return [];
+  const names = new Set(readdirSync(folder));
+  return [...names]
+    .filter((name) => name.endsWith(requestSuffix))
+    .map((name) => name.slice(0, -requestSuffix.length))
+    .filter((id) => !names.has(`${id}.answer.json`))
+    .sort();
+}
+
 function readRequest(runDirectory: string, id: string): FeedbackRequest | undefined {
   try {
     const parsed = JSON.parse(readFileSync(requestFile(runDirectory, id), 'utf8')) as unknown;

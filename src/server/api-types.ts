@@ -8,6 +8,8 @@ import type { RunSummary } from '../runs/list-runs.js';
 export type RunListEntry = Omit<RunSummary, 'dir'> & {
   /** The metric against the starter's, or whether a generated repository runs; once known. */
   outcome?: string;
+  /** A live run's requests waiting for a person (ids, e.g. `step-3`); absent when none. */
+  waiting?: string[];
 };
 
 /** GET /api/runs/:id */

@@ -11,7 +11,7 @@ import { readRunEdits } from './run-edits.js';
 import { listRunFiles } from './run-files.js';
 import { runOutcome } from './run-outcome.js';
 import { regularFileInRun, runDirectoryOf } from './run-paths.js';
-import { listFeedback } from './run-feedback.js';
+import { listFeedback, unansweredRequests } from './run-feedback.js';
 import { readRunTraces } from './run-traces.js';
 import { serveAppFile } from './static-files.js';
 import { handleControl } from './handle-control.js';
@@ -139,7 +139,12 @@ function listEntry(summary: RunSummary): RunListEntry {
   const entry: Partial<RunSummary> = { ...summary };
   delete entry.dir;
   const outcome = runOutcome(summary.dir);
-  return { ...(entry as Omit<RunSummary, 'dir'>), ...(outcome === undefined ? {} : { outcome }) };
+  const waiting = summary.status === 'running' ? unansweredRequests(summary.dir) : [];
+  return {
+    ...(entry as Omit<RunSummary, 'dir'>),
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(waiting.length === 0 ? {} : { waiting }),
+  };
 }
 
 /**

@@ -3,10 +3,11 @@ import {
   answerFeedback as answerInFolder,
   FeedbackAnswerError,
   listFeedback,
+  unansweredRequests,
 } from '../runs/feedback-answers.js';
 import { HttpError } from './http-error.js';
 
-export { listFeedback };
+export { listFeedback, unansweredRequests };
 
 /** Answers a request of the run (see answerFeedback in src/runs): 400 or 409 when refused. */
 export function answerFeedback(runDirectory: string, id: string, body: unknown): FeedbackAnswer {

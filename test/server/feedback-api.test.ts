@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedbackAnswer, FeedbackRequest } from '../../src/runs/feedback.js';
 import { answerFile, recordedFeedback, runFolderOnly } from '../../src/runs/feedback-folder.js';
 import { createRun, type Run } from '../../src/runs/run.js';
-import type { FeedbackEntry } from '../../src/server/api-types.js';
+import type { FeedbackEntry, RunListEntry } from '../../src/server/api-types.js';
 import { launchArguments } from '../../src/server/run-launch-request.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { rawGet } from './http-client.js';
@@ -111,6 +111,11 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
     const asked = recordedFeedback(run.dir, runFolderOnly, { pollMs: 20 }).ask(pickRequest);
     await waitFor(() => existsSync(join(run.dir, 'feedback', 'experiments.request.json')));
     const path = `/api/runs/${run.id}/feedback/experiments`;
+    const listed = async () =>
+      (JSON.parse((await rawGet(ui.port, '/api/runs', auth)).body) as RunListEntry[]).find(
+        (entry) => entry.id === run.id,
+      )?.waiting;
+    expect(await listed()).toEqual(['experiments']);
     const cases: [unknown, number, string][] = [
       ['{not json', 400, 'not valid JSON'],
       [{ decision: 'maybe' }, 400, 'not an answer'],
@@ -142,6 +147,7 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
     expect(elsewhere.status).toBe(403);
     expect((await post(path, { decision: 'pick', picked: ['I2'] })).status).toBe(202);
     await expect(asked).resolves.toEqual({ decision: 'pick', picked: ['I2'] });
+    expect(await listed()).toBeUndefined();
   });
 
   it('refuses requests the run never made, and path tricks in the run or request id', async () => {

@@ -162,7 +162,10 @@ describe('steering an interactive run from the page', () => {
     const run = listRuns(root).find((entry) => entry.status === 'running');
     expect(run).toBeDefined();
     const page = await signedInPage();
-    await page.evaluate(`window.location.hash = ${JSON.stringify(`#/runs/${run?.id ?? ''}`)}`);
+    // The list marks the run that waits for a person.
+    const row = page.locator(`tr[data-run-id="${run?.id ?? ''}"]`);
+    await expect.poll(() => row.locator('.waiting-badge').count(), { timeout: 20_000 }).toBe(1);
+    await row.locator('a.run-name').click();
     const comment = 'Keep the threshold between 0 and 1.';
     await commentFromPage(page, 'step-1', comment);
     await expect

@@ -105,6 +105,11 @@ export function RunsListPage() {
               <td>{run.mode}</td>
               <td>
                 <StatusBadge status={run.status} />
+                {run.waiting !== undefined ? (
+                  <span className="waiting-badge" title={run.waiting.join(', ')}>
+                    waiting for you
+                  </span>
+                ) : null}
               </td>
               <td className="number">{run.totals.steps}</td>
               <td className="number">

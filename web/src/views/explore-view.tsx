@@ -28,11 +28,15 @@ export function ExploreView({ runId, events, tab, filesRevision }: RunViewProps)
     written.has('ideas.json') ? apiPaths.file(runId, 'ideas.json') : undefined,
     filesRevision,
   );
-  const { data: experiments } = useFetched<ExperimentRecord[]>(
+  const { data: experimentsFile } = useFetched<unknown>(
     written.has('experiments.json') ? apiPaths.file(runId, 'experiments.json') : undefined,
     filesRevision,
   );
-  const ideas = exploration?.ideas ?? [];
+  // Tolerant of a later format: a list of records is shown, anything else is not.
+  const experiments = Array.isArray(experimentsFile)
+    ? (experimentsFile as ExperimentRecord[])
+    : undefined;
+  const ideas = Array.isArray(exploration?.ideas) ? exploration.ideas : [];
   return (
     <>
       <Tabs

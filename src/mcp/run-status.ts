@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodifyEvent } from '../runs/events.js';
 import { summarizeRun, type RunSummary } from '../runs/list-runs.js';
+import { unansweredRequests } from '../runs/feedback-answers.js';
 import { readEvents } from '../runs/read-events.js';
 import { outputFilePattern } from './start-run-process.js';
 
@@ -69,6 +70,8 @@ export interface RunStatus extends Omit<RunSummary, 'totals'> {
   result: Record<string, unknown> | null;
   /** The run's terminal output, one file per process, when started or resumed through MCP. */
   outputs: string[];
+  /** Requests of a live interactive run waiting for an answer (answer_feedback). */
+  waiting: string[];
 }
 
 /** Status, spending and (once ended) the outcome and metric of one run. */
@@ -92,5 +95,6 @@ export function runStatus(runDir: string): RunStatus {
     outputs: readdirSync(runDir)
       .filter((name) => outputFilePattern.test(name))
       .map((name) => join(runDir, name)),
+    waiting: summary.status === 'running' ? unansweredRequests(runDir) : [],
   };
 }

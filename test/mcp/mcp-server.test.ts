@@ -237,6 +237,8 @@ describe('codify mcp', () => {
         throw new Error(`${id} was never asked`);
       };
       const first = await waitingFor('step-1');
+      const live = await callJson<{ waiting: string[] }>('run_status', { run: started.runId });
+      expect(live.waiting).toEqual(['step-1']);
       expect(first.requests[0]?.request.kind).toBe('approve');
       const unfit = await call('answer_feedback', {
         run: started.runId,

@@ -12,7 +12,7 @@ export function registerRunStatusTool(server: McpServer, context: McpContext): v
     {
       title: 'Follow a run',
       description:
-        'Status of a run: running, completed, failed, stopped, budget-exhausted or killed; steps, model calls, tokens and cost so far; the current stage, step and action; once finished, its outcome: for implement runs the outcome, whether the final script ran, the metric against the starter and the final script; for paper runs the repository and whether it runs. Poll it to follow a run.',
+        'Status of a run: running, completed, failed, stopped, budget-exhausted or killed; steps, model calls, tokens and cost so far; the current stage, step and action; once finished, its outcome: for implement runs the outcome, whether the final script ran, the metric against the starter and the final script; for paper runs the repository and whether it runs; waiting: the requests of a live interactive run that wait for answer_feedback. Poll it to follow a run.',
       inputSchema: {
         run: z.string().min(1).describe('the run id, a unique part of it, or "last"'),
       },

@@ -1,9 +1,9 @@
 /**
  * What the paper pipeline sends to the model, from the recorded paper sessions
  * (examples/recordings/paper-*.jsonl): per call, the characters of the system prompt and
- * the messages, and how many of them repeat the start of an earlier call (the prefix a
- * provider's prompt cache can serve: a stable system prompt, then the earlier turns of a
- * conversation). Then, per example paper, the paper as planning sees it against the
+ * the messages, how many of them repeat the start of an earlier call (the prefix that
+ * providers caching prefixes on their own, OpenAI and Google, can serve) and how many lie
+ * behind an earlier call's cache mark (what Anthropic serves with codify's marks). Then, per example paper, the paper as planning sees it against the
  * condensed paper the later stages see, recomputed with the current code.
  */
 import { readFileSync } from 'node:fs';
@@ -28,6 +28,12 @@ export interface CallSize {
   messageChars: number;
   /** Characters at the start of this request that an earlier request began with too. */
   sharedPrefixChars: number;
+  /**
+   * What Anthropic's cache serves with codify's two marks (end of the system prompt, end of
+   * the last message): the system prompt when an earlier call sent the same one, plus an
+   * earlier call's whole conversation when this one continues it.
+   */
+  markedCacheChars: number;
 }
 
 /** A short name for a call from what it asks (the recording keeps no labels). */
@@ -66,11 +72,26 @@ export function readRecording(path: string): RecordedCall[] {
 
 export function callSizes(calls: RecordedCall[]): CallSize[] {
   const seen: string[] = [];
-  return calls.map((call) => {
+  return calls.map((call, index) => {
     const text = serialize(call);
     const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
     seen.push(text);
+    const earlier = calls.slice(0, index).filter((other) => other.system === call.system);
+    const continued = earlier
+      .filter(
+        (other) =>
+          other.messages.length < call.messages.length &&
+          other.messages.every(
+            (message, position) =>
+              message.role === call.messages[position]?.role &&
+              message.content === call.messages[position]?.content,
+          ),
+      )
+      .map((other) => other.messages.reduce((sum, message) => sum + message.content.length, 0));
+    const marked =
+      earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
     return {
+      markedCacheChars: marked,
       call: call.call,
       label: callLabel(call),
       systemChars: (call.system ?? '').length,
@@ -92,6 +113,7 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
   const entries = (JSON.parse(json) as { entries: { key: string; evidence: string }[] }).entries;
   const result = condensePaper(paper, {
     quotes: entries.map((entry) => entry.evidence),
+    design,
     terms: designTerms(
       design,
       entries.map((entry) => entry.key),
@@ -105,19 +127,26 @@ const pad = (value: string | number, width: number) => String(value).padStart(wi
 export function printRecording(name: string, calls: RecordedCall[]): void {
   const sizes = callSizes(calls);
   console.log(`${name}: ${sizes.length} calls`);
-  console.log(`  call  label                    system  messages    total  cached-prefix`);
+  console.log(
+    `  call  label                    system  messages    total  earlier-prefix  marked-cache`,
+  );
   let total = 0;
   let shared = 0;
+  let marked = 0;
+  const percent = (part: number, whole: number) =>
+    `${pad(Math.round((100 * part) / Math.max(1, whole)), 2)}%`;
   for (const size of sizes) {
     const sum = size.systemChars + size.messageChars;
     total += sum;
     shared += size.sharedPrefixChars;
+    marked += size.markedCacheChars;
     console.log(
-      `  ${pad(size.call, 4)}  ${size.label.padEnd(22)} ${pad(size.systemChars, 7)} ${pad(size.messageChars, 9)} ${pad(sum, 8)} ${pad(size.sharedPrefixChars, 8)} (${pad(Math.round((100 * size.sharedPrefixChars) / Math.max(1, sum)), 2)}%)`,
+      `  ${pad(size.call, 4)}  ${size.label.padEnd(22)} ${pad(size.systemChars, 7)} ${pad(size.messageChars, 9)} ${pad(sum, 8)} ${pad(size.sharedPrefixChars, 8)} (${percent(size.sharedPrefixChars, sum)}) ${pad(size.markedCacheChars, 7)} (${percent(size.markedCacheChars, sum)})`,
     );
   }
+  const share = (part: number) => `${((100 * part) / Math.max(1, total)).toFixed(1)}%`;
   console.log(
-    `  total ${total} characters sent; ${shared} (${((100 * shared) / Math.max(1, total)).toFixed(1)}%) repeat an earlier call's prefix; ${total - shared} new`,
+    `  total ${total} characters sent; ${shared} (${share(shared)}) repeat an earlier call's prefix (${total - shared} new); ${marked} (${share(marked)}) behind an earlier call's cache mark (${total - marked} uncached)`,
   );
   const paper = condensation(calls);
   console.log(

@@ -7,6 +7,8 @@
 export interface CondenseOptions {
   /** Quotes the configuration cites (its `evidence`): a section holding one stays whole. */
   quotes: string[];
+  /** The design's text: a section, table or algorithm it cites by number or title stays whole. */
+  design?: string;
   /** Names the design uses (file, class, function, config key parts): sentences naming one are kept. */
   terms: string[];
   /** The most characters a condensed section body keeps (default 500, at most half the section). */
@@ -145,10 +147,39 @@ export function designTerms(design: string, configKeys: string[]): string[] {
   return [...found].filter((term) => term.length >= 4 && /[A-Za-z]/.test(term));
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether the design cites a section: by its number (`Section 3.1`, `Sec. 3`, `§3`), as an
+ * appendix (`Appendix A`), by its title (a title of two words or more as written, a
+ * one-word title as `the Results section`), or by a table or algorithm it holds (`Table 2`).
+ */
+export function citedByDesign(heading: string, body: string, design: string): boolean {
+  if (design.length === 0) return false;
+  const patterns: RegExp[] = [];
+  const number = /^(\d+(?:\.\d+)*)\.?\s/.exec(heading)?.[1];
+  if (number !== undefined)
+    patterns.push(new RegExp(`(section|sec\\.|§)\\s*${escape(number)}(?!\\.\\d|\\d)`, 'i'));
+  const appendix = /^appendix\s+([A-Z])\b/i.exec(heading)?.[1];
+  if (appendix !== undefined) patterns.push(new RegExp(`\\bappendix\\s+${appendix}\\b`, 'i'));
+  const title = bareHeading(heading)
+    .replace(/^appendix\s+[A-Z]\s*[:.]\s*/i, '')
+    .trim();
+  if (title.split(/\s+/).length >= 2) patterns.push(new RegExp(`\\b${escape(title)}\\b`, 'i'));
+  else if (title.length > 0)
+    patterns.push(
+      new RegExp(`\\b${escape(title)}\\s+section\\b|\\bsection\\s+${escape(title)}\\b`, 'i'),
+    );
+  for (const match of body.matchAll(/^\s*(?:\*\*)?(Table|Algorithm)\s+(\d+)\b/gim))
+    patterns.push(new RegExp(`\\b${match[1] ?? ''}\\s+${match[2] ?? ''}(?!\\d)`, 'i'));
+  return patterns.some((pattern) => pattern.test(design));
+}
+
 /**
  * Condenses the paper for the stages after planning. A section stays whole when its
  * heading (or a parent's) names the method, model, data or protocol, when it holds an
- * equation block or an algorithm, or when a configuration quote comes from it; references
+ * equation block or an algorithm, or when a configuration quote comes from it or the
+ * design cites it; references
  * and acknowledgements are dropped to their heading; every other section (abstract,
  * introduction, related work, results, conclusion…) keeps its first sentence and the
  * sentences with numbers or the design's terms.
@@ -176,7 +207,8 @@ export function condensePaper(paper: string, options: CondenseOptions): Condense
       inherited ||
       /^\$\$/m.test(body) ||
       /^```algorithm/m.test(body) ||
-      quotes.some((quote) => squashed.includes(quote));
+      quotes.some((quote) => squashed.includes(quote)) ||
+      citedByDesign(block.heading, body, options.design ?? '');
     if (omittedHeading.test(heading)) {
       condensed.push(block.heading);
       parts.push(`${block.line}\n\n(Omitted: not needed to write the code.)`);

@@ -160,6 +160,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
   // rest (introduction, related work, results…) shrinks to its key sentences.
   const condensed = condensePaper(options.paperText, {
     quotes: plan.config.entries.map((entry) => entry.evidence),
+    design,
     terms: designTerms(
       design,
       plan.config.entries.map((entry) => entry.key),

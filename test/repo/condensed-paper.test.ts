@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { condensePaper, condenseSection, designTerms } from '../../src/repo/condensed-paper.js';
+import {
+  citedByDesign,
+  condensePaper,
+  condenseSection,
+  designTerms,
+} from '../../src/repo/condensed-paper.js';
 import { paperToRepository } from '../../src/repo/pipeline.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
@@ -87,6 +92,24 @@ describe('condensePaper', () => {
     });
     expect(quoted.full).toContain('2 Related Work');
     expect(quoted.text).toContain('Many surveys compare these approaches at length.');
+  });
+
+  it('keeps a section whole when the design cites it, its table or its title', () => {
+    const cited = condensePaper(paper, {
+      quotes: [],
+      terms,
+      design: 'main.py prints the related work comparison of Section 2 and the conclusion.',
+    });
+    expect(cited.full).toContain('2 Related Work');
+    expect(cited.condensed).toContain('5 Conclusion');
+    expect(citedByDesign('4 Results', 'Table 3: accuracy per D', 'rows of Table 3')).toBe(true);
+    expect(citedByDesign('4 Results', 'Table 3: accuracy per D', 'rows of Table 31')).toBe(false);
+    expect(citedByDesign('3 Method', '', 'see Section 3.1')).toBe(false);
+    expect(citedByDesign('3.1 Feature map', '', 'see Section 3.1.')).toBe(true);
+    expect(citedByDesign('Appendix B: Data Cards', '', 'from appendix B')).toBe(true);
+    expect(citedByDesign('Appendix B: Data Cards', '', 'the data cards list')).toBe(true);
+    expect(citedByDesign('5 Results', '', 'results are printed')).toBe(false);
+    expect(citedByDesign('5 Results', '', 'as the Results section says')).toBe(true);
   });
 
   it('does not take a heading inside a code fence for a section', () => {

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPaper, renderDocument } from '../src/paper/index.js';
 import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -154,10 +155,23 @@ export function printRecording(name: string, calls: RecordedCall[]): void {
   );
 }
 
+/**
+ * Any paper (CODIFY_BENCH_PAPERS, paths separated by `:`): its text against the condensed
+ * text by headings alone, with no design or config quotes yet (those keep more whole).
+ */
+async function printPaper(path: string): Promise<void> {
+  const text = renderDocument(await readPaper(path));
+  const result = condensePaper(text, { quotes: [], terms: [] });
+  console.log(
+    `${path}: ${text.length} characters, ${result.text.length} condensed by headings alone (${result.condensed.join(', ') || 'nothing condensed'})`,
+  );
+}
+
 export async function runBench(): Promise<void> {
-  await Promise.resolve();
   for (const paper of papers) {
     const path = join(root, 'examples/recordings', `paper-${paper}.jsonl`);
     printRecording(`paper-${paper}`, readRecording(path));
   }
+  for (const path of (process.env.CODIFY_BENCH_PAPERS ?? '').split(':').filter(Boolean))
+    await printPaper(path);
 }

@@ -71,8 +71,12 @@ function splitBlocks(text: string): { preamble: string[]; blocks: Block[] } {
   return { preamble, blocks };
 }
 
-/** The heading without its number: `2.1 Model` → `Model`, `Appendix A: Checklist` stays. */
-const bareHeading = (heading: string) => heading.replace(/^[\dA-Z]+(\.\d+)*\.?\s+(?=\S)/, '');
+/**
+ * The heading without its number: `2.1 Model` → `Model`, `A.2 Proofs` → `Proofs`;
+ * `Appendix A: Checklist` and `A Simple Baseline` stay.
+ */
+const bareHeading = (heading: string) =>
+  heading.replace(/^(\d+(\.\d+)*|[A-Z](\.\d+)+|[A-Z]\.)\.?\s+(?=\S)/, '');
 
 /** A number that says something (a setting, a size), not a citation's year or a bracket reference. */
 function holdsNumber(sentence: string): boolean {
@@ -105,13 +109,18 @@ export function condenseSection(body: string, terms: string[], maxChars: number)
   let first = true;
   const paragraphs = body.split(/\n\s*\n/);
   for (const paragraph of paragraphs) {
-    const trimmed = paragraph.trim();
+    // Table rows carry numbers but no sentences: only a caption beside them is kept.
+    const trimmed = paragraph
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('|'))
+      .join('\n')
+      .trim();
     if (trimmed.length === 0) continue;
     if (trimmed.startsWith('$$')) {
       kept.push(trimmed);
       continue;
     }
-    if (trimmed.startsWith('|') || trimmed.startsWith('```') || trimmed.startsWith('~~~')) continue;
+    if (trimmed.startsWith('```') || trimmed.startsWith('~~~')) continue;
     for (const sentence of sentences(trimmed)) {
       const wanted =
         first ||

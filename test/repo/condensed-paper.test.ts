@@ -119,6 +119,14 @@ describe('condensePaper', () => {
     expect(result.condensed).toEqual(['Discussion']);
   });
 
+  it('keeps a table caption but not its rows, and reads section numbers off headings', () => {
+    const body =
+      'Results first.\nTable 2: Accuracy per width.\n| width | accuracy |\n| 64 | 0.97 |';
+    expect(condenseSection(body, [], 400)).toBe('Results first. Table 2: Accuracy per width.');
+    expect(citedByDesign('A Note', '', 'as a note says')).toBe(true);
+    expect(citedByDesign('A.2 Proofs of convergence', '', 'proofs of convergence')).toBe(true);
+  });
+
   it('keeps a sentence naming a design term and always the first one', () => {
     const body =
       'This section is about background. Nothing to see here at all, really. The RandomFeatures map is cached. More prose follows without any detail.';

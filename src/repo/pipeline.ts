@@ -166,6 +166,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
       plan.config.entries.map((entry) => entry.key),
     ),
   });
+  writeFileSync(join(run.dir, 'paper-condensed.md'), condensed.text);
   if (condensed.condensed.length > 0)
     run.emit({
       type: 'log',
@@ -320,6 +321,11 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     interfacesUsed,
     ...(environment === undefined ? {} : { environment }),
     ...(tests === undefined ? {} : { tests }),
+    paper: {
+      characters: options.paperText.length,
+      condensedCharacters: condensed.text.length,
+      condensed: condensed.condensed,
+    },
   };
   const reportPath = join(run.dir, 'report.md');
   writeFileSync(join(run.dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   citedByDesign,
@@ -172,7 +174,7 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
     const models = labelledCaller(answers);
     const { run, events, remove } = fakeRun();
     cleanups.push(remove);
-    await paperToRepository({
+    const result = await paperToRepository({
       paperText: paper,
       title: 'Random features on digits',
       models,
@@ -202,5 +204,14 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
       (event) => event.type === 'log' && event.message.startsWith('paper condensed'),
     );
     expect(notice).toBeDefined();
+    // The report and the run folder say what the later stages saw.
+    expect(result.report.paper?.condensed).toContain('2 Related Work');
+    expect(result.report.paper?.condensedCharacters).toBeLessThan(paper.length);
+    expect(readFileSync(join(run.dir, 'paper-condensed.md'), 'utf8')).toMatch(
+      /## 2 Related Work\n\n\(Condensed: /,
+    );
+    expect(readFileSync(result.reportPath, 'utf8')).toContain(
+      `Paper: ${paper.length} characters for planning,`,
+    );
   });
 });

@@ -4,6 +4,7 @@ import type { ModelCaller } from '../llm/types.js';
 import type { RunContext } from '../runs/context.js';
 import { probeInterpreter } from '../sandbox/interpreters.js';
 import type { Sandbox, SandboxLimits } from '../sandbox/types.js';
+import { condensePaper, designTerms } from './condensed-paper.js';
 import { renderConfigYaml } from './config-yaml.js';
 import { reproduceScript, writeReadme } from './environment.js';
 import { analyzeFiles, generateFiles } from './generation.js';
@@ -155,10 +156,27 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     config: renderConfigYaml(plan.config),
     smokeConfig: renderConfigYaml(plan.config, true),
   };
+  // After planning the paper is condensed: what the code is built from stays whole, the
+  // rest (introduction, related work, results…) shrinks to its key sentences.
+  const condensed = condensePaper(options.paperText, {
+    quotes: plan.config.entries.map((entry) => entry.evidence),
+    design,
+    terms: designTerms(
+      design,
+      plan.config.entries.map((entry) => entry.key),
+    ),
+  });
+  writeFileSync(join(run.dir, 'paper-condensed.md'), condensed.text);
+  if (condensed.condensed.length > 0)
+    run.emit({
+      type: 'log',
+      level: 'info',
+      message: `paper condensed for the later stages: ${options.paperText.length} → ${condensed.text.length} characters (condensed: ${condensed.condensed.join(', ')})`,
+    });
   const analyses = await stage(
     'analyze',
     async () => {
-      const result = await analyzeFiles(models, plan, options.paperText, design, configs);
+      const result = await analyzeFiles(models, plan, condensed.text, design, configs);
       for (const [path, text] of result)
         write(`docs/analysis/${path.replace(/\.py$/, '')}.md`, `${text}\n`, 'analysis');
       return result;
@@ -303,6 +321,11 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     interfacesUsed,
     ...(environment === undefined ? {} : { environment }),
     ...(tests === undefined ? {} : { tests }),
+    paper: {
+      characters: options.paperText.length,
+      condensedCharacters: condensed.text.length,
+      condensed: condensed.condensed,
+    },
   };
   const reportPath = join(run.dir, 'report.md');
   writeFileSync(join(run.dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -17,6 +17,8 @@ export interface RepoReport {
   environment?: RepositoryEnvironment;
   /** The repository's own tests, run after the smoke run. */
   tests?: TestRun;
+  /** The paper as planning saw it against the condensed paper the later stages saw. */
+  paper?: { characters: number; condensedCharacters: number; condensed: string[] };
 }
 
 const money = (cost: number | null) => (cost === null ? 'unknown' : `$${cost.toFixed(4)}`);
@@ -59,8 +61,19 @@ export function renderReport(report: RepoReport): string {
     report.droppedConfigKeys.length > 0
       ? `Config keys left out because their quote is not in the paper: ${report.droppedConfigKeys.join(', ')}.`
       : 'Every config value is traced to a quote of the paper.',
+    ...paperLines(report.paper),
     '',
   ].join('\n');
+}
+
+function paperLines(paper: RepoReport['paper']): string[] {
+  if (paper === undefined) return [];
+  const condensed =
+    paper.condensed.length === 0 ? 'nothing condensed' : `condensed: ${paper.condensed.join(', ')}`;
+  return [
+    '',
+    `Paper: ${paper.characters} characters for planning, ${paper.condensedCharacters} for the later stages (${condensed}; paper-condensed.md in the run folder).`,
+  ];
 }
 
 export function sumStages(stages: StageUsage[]): StageUsage {

@@ -11,13 +11,14 @@ export interface SharedContext {
 }
 
 /**
- * The system prompt of a paper-pipeline call: the role, then the shared material (paper,
- * design, both configs) under their names. It is the same for every call of a stage and
+ * The system prompt of a paper-pipeline call: the role, then the shared material (design,
+ * both configs, paper) under their names. It is the same for every call of a stage and
  * comes first, so providers can cache it; what a call asks comes after, in its messages.
  */
 export function stableSystem(context: SharedContext): string {
+  // The paper comes last: the stages after planning see a condensed paper, and the stages
+  // without one (generation, README) then send a prefix of what the analysis sent.
   const blocks = [
-    context.paper === undefined ? undefined : `<paper>\n${context.paper.trim()}\n</paper>`,
     context.design === undefined ? undefined : `<design>\n${context.design.trim()}\n</design>`,
     context.config === undefined
       ? undefined
@@ -25,6 +26,7 @@ export function stableSystem(context: SharedContext): string {
     context.smokeConfig === undefined
       ? undefined
       : `<config_smoke.yaml>\n${context.smokeConfig.trim()}\n</config_smoke.yaml>`,
+    context.paper === undefined ? undefined : `<paper>\n${context.paper.trim()}\n</paper>`,
   ].filter((block) => block !== undefined);
   const system = loadPrompt('repo-system').trim();
   if (blocks.length === 0) return system;

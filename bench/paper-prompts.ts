@@ -1,0 +1,177 @@
+/**
+ * What the paper pipeline sends to the model, from the recorded paper sessions
+ * (examples/recordings/paper-*.jsonl): per call, the characters of the system prompt and
+ * the messages, how many of them repeat the start of an earlier call (the prefix that
+ * providers caching prefixes on their own, OpenAI and Google, can serve) and how many lie
+ * behind an earlier call's cache mark (what Anthropic serves with codify's marks). Then, per example paper, the paper as planning sees it against the
+ * condensed paper the later stages see, recomputed with the current code.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readPaper, renderDocument } from '../src/paper/index.js';
+import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const papers = ['mixup-tabular', 'random-fourier-features'];
+
+interface RecordedCall {
+  call: number;
+  system?: string;
+  messages: { role: string; content: string }[];
+  text: string;
+}
+
+export interface CallSize {
+  call: number;
+  label: string;
+  systemChars: number;
+  messageChars: number;
+  /** Characters at the start of this request that an earlier request began with too. */
+  sharedPrefixChars: number;
+  /**
+   * What Anthropic's cache serves with codify's two marks (end of the system prompt, end of
+   * the last message): the system prompt when an earlier call sent the same one, plus an
+   * earlier call's whole conversation when this one continues it.
+   */
+  markedCacheChars: number;
+}
+
+/** A short name for a call from what it asks (the recording keeps no labels). */
+function callLabel(call: RecordedCall): string {
+  const last = call.messages.at(-1)?.content ?? '';
+  const file = /file `([^`]+)`/.exec(last)?.[1];
+  if (/^Write the detailed logic analysis/.test(last)) return `analyze ${file ?? '?'}`;
+  if (/Write the complete file/.test(last)) return `generate ${file ?? '?'}`;
+  if (/^Write the overall plan/.test(last)) return 'plan-overall';
+  if (/^Now design the repository's architecture/.test(last)) return 'plan-architecture';
+  if (/^Now the logic design/.test(last)) return 'plan-logic';
+  if (/^Now the configuration/.test(last)) return 'plan-config';
+  if (/^Write the README/.test(last)) return 'readme';
+  return last.split('\n')[0]?.slice(0, 40) ?? '';
+}
+
+const serialize = (call: RecordedCall) =>
+  [
+    call.system ?? '',
+    ...call.messages.map((message) => `${message.role}\n${message.content}`),
+  ].join('\u0000');
+
+function commonPrefix(first: string, second: string): number {
+  const limit = Math.min(first.length, second.length);
+  let index = 0;
+  while (index < limit && first.charCodeAt(index) === second.charCodeAt(index)) index += 1;
+  return index;
+}
+
+export function readRecording(path: string): RecordedCall[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as RecordedCall);
+}
+
+export function callSizes(calls: RecordedCall[]): CallSize[] {
+  const seen: string[] = [];
+  return calls.map((call, index) => {
+    const text = serialize(call);
+    const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
+    seen.push(text);
+    const earlier = calls.slice(0, index).filter((other) => other.system === call.system);
+    const continued = earlier
+      .filter(
+        (other) =>
+          other.messages.length < call.messages.length &&
+          other.messages.every(
+            (message, position) =>
+              message.role === call.messages[position]?.role &&
+              message.content === call.messages[position]?.content,
+          ),
+      )
+      .map((other) => other.messages.reduce((sum, message) => sum + message.content.length, 0));
+    const marked =
+      earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
+    return {
+      markedCacheChars: marked,
+      call: call.call,
+      label: callLabel(call),
+      systemChars: (call.system ?? '').length,
+      messageChars: call.messages.reduce((sum, message) => sum + message.content.length, 0),
+      sharedPrefixChars: shared,
+    };
+  });
+}
+
+const block = (text: string, name: string) =>
+  new RegExp(`<${name}>\\n([\\s\\S]*?)\\n</${name}>`).exec(text)?.[1];
+
+/** The full paper, the design and the config quotes of a recording, condensed as the pipeline does. */
+function condensation(calls: RecordedCall[]): { full: number; condensed: number; names: string[] } {
+  const paper = block(calls[0]?.system ?? '', 'paper') ?? '';
+  const design = calls.map((call) => block(call.system ?? '', 'design')).find(Boolean) ?? '';
+  const configCall = calls.find((call) => callLabel(call) === 'plan-config');
+  const json = /```json\n([\s\S]*?)```/.exec(configCall?.text ?? '')?.[1] ?? '{"entries":[]}';
+  const entries = (JSON.parse(json) as { entries: { key: string; evidence: string }[] }).entries;
+  const result = condensePaper(paper, {
+    quotes: entries.map((entry) => entry.evidence),
+    design,
+    terms: designTerms(
+      design,
+      entries.map((entry) => entry.key),
+    ),
+  });
+  return { full: paper.length, condensed: result.text.length, names: result.condensed };
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+export function printRecording(name: string, calls: RecordedCall[]): void {
+  const sizes = callSizes(calls);
+  console.log(`${name}: ${sizes.length} calls`);
+  console.log(
+    `  call  label                    system  messages    total  earlier-prefix  marked-cache`,
+  );
+  let total = 0;
+  let shared = 0;
+  let marked = 0;
+  const percent = (part: number, whole: number) =>
+    `${pad(Math.round((100 * part) / Math.max(1, whole)), 2)}%`;
+  for (const size of sizes) {
+    const sum = size.systemChars + size.messageChars;
+    total += sum;
+    shared += size.sharedPrefixChars;
+    marked += size.markedCacheChars;
+    console.log(
+      `  ${pad(size.call, 4)}  ${size.label.padEnd(22)} ${pad(size.systemChars, 7)} ${pad(size.messageChars, 9)} ${pad(sum, 8)} ${pad(size.sharedPrefixChars, 8)} (${percent(size.sharedPrefixChars, sum)}) ${pad(size.markedCacheChars, 7)} (${percent(size.markedCacheChars, sum)})`,
+    );
+  }
+  const share = (part: number) => `${((100 * part) / Math.max(1, total)).toFixed(1)}%`;
+  console.log(
+    `  total ${total} characters sent; ${shared} (${share(shared)}) repeat an earlier call's prefix (${total - shared} new); ${marked} (${share(marked)}) behind an earlier call's cache mark (${total - marked} uncached)`,
+  );
+  const paper = condensation(calls);
+  console.log(
+    `  paper: ${paper.full} characters in planning, ${paper.condensed} condensed for the later stages (${paper.names.join(', ') || 'nothing condensed'})`,
+  );
+}
+
+/**
+ * Any paper (CODIFY_BENCH_PAPERS, paths separated by `:`): its text against the condensed
+ * text by headings alone, with no design or config quotes yet (those keep more whole).
+ */
+async function printPaper(path: string): Promise<void> {
+  const text = renderDocument(await readPaper(path));
+  const result = condensePaper(text, { quotes: [], terms: [] });
+  console.log(
+    `${path}: ${text.length} characters, ${result.text.length} condensed by headings alone (${result.condensed.join(', ') || 'nothing condensed'})`,
+  );
+}
+
+export async function runBench(): Promise<void> {
+  for (const paper of papers) {
+    const path = join(root, 'examples/recordings', `paper-${paper}.jsonl`);
+    printRecording(`paper-${paper}`, readRecording(path));
+  }
+  for (const path of (process.env.CODIFY_BENCH_PAPERS ?? '').split(':').filter(Boolean))
+    await printPaper(path);
+}

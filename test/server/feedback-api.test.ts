@@ -195,4 +195,49 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
       launchArguments({ mode: 'implement', path: task, interactive: 'yes' }, '/'),
     ).toThrow('interactive must be true or false');
   });
+
+  it('starts explorations from the page, with their experiments and gates', () => {
+    const root = process.cwd();
+    const paper = join(root, 'examples/explore/paper.md');
+    const code = join(root, 'examples/explore/prototype');
+    expect(
+      launchArguments(
+        {
+          mode: 'explore',
+          path: 'examples/explore/paper.md',
+          related: 'examples/explore/related.txt',
+          ideas: 2,
+          refineRounds: 0,
+          run: 'top:1',
+          code: 'examples/explore/prototype',
+          maxSteps: 4,
+          interactive: true,
+        },
+        root,
+      ),
+    ).toEqual([
+      'explore',
+      paper,
+      '--related',
+      join(root, 'examples/explore/related.txt'),
+      '--ideas',
+      '2',
+      '--refine-rounds',
+      '0',
+      '--run',
+      'top:1',
+      '--code',
+      code,
+      '--max-steps',
+      '4',
+      '--interactive',
+    ]);
+    const refused = (body: Record<string, unknown>) => () =>
+      launchArguments({ mode: 'explore', path: paper, ...body }, root);
+    expect(refused({ run: 'top:1' })).toThrow('run needs code');
+    expect(refused({ run: 'all', code })).toThrow('run must be top:K, K, or idea ids');
+    expect(refused({ ideas: 21 })).toThrow('ideas must be a whole number from 1 to 20');
+    expect(refused({ related: 'no/such/file' })).toThrow('does not exist on this machine');
+    expect(refused({ code: '--help', run: '1' })).toThrow('does not exist on this machine');
+  });
 });

@@ -184,6 +184,31 @@ describe('steering an interactive run from the page', () => {
     await page.close();
   }, 180_000);
 
+  it('starts an exploration from the page and shows its idea cards', async () => {
+    const page = await signedInPage();
+    await page.click('button:has-text("Start a run")');
+    await page.selectOption('select[aria-label="start mode"]', 'explore');
+    await page.fill('input[aria-label="path"]', 'examples/explore/paper.md');
+    await page.fill('input[aria-label="related work"]', 'examples/explore/related.txt');
+    await page.fill('input[aria-label="ideas"]', '2');
+    await page.fill('input[aria-label="refine rounds"]', '0');
+    await page.fill('input[aria-label="model"]', 'replay:examples/recordings/explore-wine.jsonl');
+    await shoot(page, 'start-explore');
+    await page.click('form[aria-label="start a run"] button[type="submit"]');
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toContain('#/runs/');
+    await expect
+      .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 90_000 })
+      .toBe('completed');
+    await expect.poll(() => page.locator('.idea-card').count(), { timeout: 20_000 }).toBe(2);
+    const { events } = readEvents(join(root, runIdOf(page)));
+    const start = events.find((event) => event.type === 'run-start');
+    expect(start?.type === 'run-start' ? start.mode : '').toBe('explore');
+    expect(start?.type === 'run-start' ? start.argv : []).toEqual(
+      expect.arrayContaining(['--ideas', '2', '--refine-rounds', '0']),
+    );
+    await page.close();
+  }, 120_000);
+
   it("answers an explore run's gates from the page: the analysis to edit, the ideas to pick", async () => {
     // No terminal (stdin ignored): the run is answered through its folder alone.
     const explore = spawn(

@@ -5,7 +5,7 @@ import { postJson } from '../post-json.js';
 import { runHref } from '../use-route.js';
 
 /**
- * Starts `codify implement` or `codify paper` on this machine, as if typed in a terminal where
+ * Starts `codify implement`, `codify paper` or `codify explore` on this machine, as if typed in a terminal where
  * `codify ui` runs; the page then follows the new run.
  */
 export function StartRunForm({ onClose }: { onClose: () => void }) {
@@ -17,6 +17,11 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
   const [maxMinutes, setMaxMinutes] = useState('');
   const [maxCostUsd, setMaxCostUsd] = useState('');
   const [interactive, setInteractive] = useState(false);
+  const [related, setRelated] = useState('');
+  const [ideas, setIdeas] = useState('');
+  const [refineRounds, setRefineRounds] = useState('');
+  const [runIdeas, setRunIdeas] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const submit = (event: FormEvent) => {
@@ -31,6 +36,17 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
             ...(maxSteps !== '' ? { maxSteps: Number(maxSteps) } : {}),
             ...(maxMinutes !== '' ? { maxMinutes: Number(maxMinutes) } : {}),
             ...(maxCostUsd !== '' ? { maxCostUsd: Number(maxCostUsd) } : {}),
+            ...(interactive ? { interactive } : {}),
+          }
+        : {}),
+      ...(mode === 'explore'
+        ? {
+            ...(related !== '' ? { related } : {}),
+            ...(ideas !== '' ? { ideas: Number(ideas) } : {}),
+            ...(refineRounds !== '' ? { refineRounds: Number(refineRounds) } : {}),
+            ...(runIdeas !== '' ? { run: runIdeas } : {}),
+            ...(code !== '' ? { code } : {}),
+            ...(runIdeas !== '' && maxSteps !== '' ? { maxSteps: Number(maxSteps) } : {}),
             ...(interactive ? { interactive } : {}),
           }
         : {}),
@@ -58,6 +74,7 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
         >
           <option value="implement">implement (task folder)</option>
           <option value="paper">paper (paper file)</option>
+          <option value="explore">explore (ideas from a paper)</option>
         </select>
       </label>
       <label className="wide">
@@ -67,7 +84,11 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
           required
           value={path}
           placeholder={
-            mode === 'implement' ? 'examples/yona-digits' : 'examples/papers/mixup-tabular/paper.md'
+            mode === 'implement'
+              ? 'examples/yona-digits'
+              : mode === 'explore'
+                ? 'examples/explore/paper.md'
+                : 'examples/papers/mixup-tabular/paper.md'
           }
           onChange={(event) => setPath(event.target.value)}
         />
@@ -138,6 +159,82 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
               onChange={(event) => setInteractive(event.target.checked)}
             />
             interactive: pause after every step for me to approve, comment, answer or stop
+          </label>
+        </>
+      ) : null}
+      {mode === 'explore' ? (
+        <>
+          <label className="wide">
+            related work (optional)
+            <input
+              aria-label="related work"
+              value={related}
+              placeholder="examples/explore/related.txt (a folder of papers, BibTeX, or a text list)"
+              onChange={(event) => setRelated(event.target.value)}
+            />
+          </label>
+          <label>
+            ideas
+            <input
+              aria-label="ideas"
+              type="number"
+              min="1"
+              max="20"
+              step="1"
+              value={ideas}
+              placeholder="5"
+              onChange={(event) => setIdeas(event.target.value)}
+            />
+          </label>
+          <label>
+            refine rounds
+            <input
+              aria-label="refine rounds"
+              type="number"
+              min="0"
+              step="1"
+              value={refineRounds}
+              placeholder="1"
+              onChange={(event) => setRefineRounds(event.target.value)}
+            />
+          </label>
+          <label>
+            run experiments
+            <input
+              aria-label="run experiments"
+              value={runIdeas}
+              placeholder="top:1, 2 or I1,I3 (none)"
+              onChange={(event) => setRunIdeas(event.target.value)}
+            />
+          </label>
+          <label className="wide">
+            prototype code (for experiments)
+            <input
+              aria-label="prototype code"
+              value={code}
+              placeholder="examples/explore/prototype"
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </label>
+          <label>
+            max steps per experiment
+            <input
+              aria-label="max steps"
+              type="number"
+              min="1"
+              step="1"
+              value={maxSteps}
+              onChange={(event) => setMaxSteps(event.target.value)}
+            />
+          </label>
+          <label className="wide checkbox">
+            <input
+              aria-label="interactive"
+              type="checkbox"
+              checked={interactive}
+              onChange={(event) => setInteractive(event.target.checked)}
+            />
+            interactive: pause for me to approve the analysis and pick the ideas to run
           </label>
         </>
       ) : null}

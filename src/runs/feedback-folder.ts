@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { abortReason } from '../llm/retry-policy.js';
 import { waitForCompleteFile } from '../llm/wait-for-file.js';
@@ -58,14 +66,35 @@ export function recordedFeedback(
       const existing = existsSync(answerFile(runDir, request.id))
         ? readAnswerFile(answerFile(runDir, request.id))
         : undefined;
-      const final =
-        existing === undefined || typeof existing === 'string'
-          ? await firstAnswer(runDir, request, inner, { ...options, signal })
-          : existing;
-      writeJson(answerFile(runDir, request.id), final);
-      return final;
+      if (existing !== undefined && typeof existing !== 'string') return existing;
+      const first = await firstAnswer(runDir, request, inner, { ...options, signal });
+      return settle(runDir, request.id, first);
     },
   };
+}
+
+/**
+ * Writes the answer the run goes on with, unless an answer file landed in the meantime (a
+ * POST a moment after the terminal answered): the file is the arbiter, so the run takes the
+ * answer it holds and what the web app was told (accepted) stays true.
+ */
+function settle(runDir: string, id: string, answer: FeedbackAnswer): FeedbackAnswer {
+  const target = answerFile(runDir, id);
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeJson(temporary, answer);
+  try {
+    linkSync(temporary, target);
+    return answer;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const landed = readAnswerFile(target);
+    if (typeof landed !== 'string') return landed;
+    // What is there is no answer (it is waited for whole elsewhere): ours replaces it.
+    renameSync(temporary, target);
+    return answer;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }
 
 /** Races the inner channel against the answer file; the loser is withdrawn, never left asking. */

@@ -109,4 +109,19 @@ describe('feedback: the terminal and the run folder both live, the first answer 
       'stdin closed',
     );
   });
+
+  it('takes an answer that landed in the file just after the terminal answered: the file decides', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'feedback-race-'));
+    const posted: FeedbackAnswer = { decision: 'comment', comment: 'posted a moment later' };
+    // The terminal answers, and a POST lands before the run writes the terminal's answer.
+    const terminal: FeedbackChannel = {
+      ask: () => {
+        answerInFolder(runDir, posted);
+        return Promise.resolve({ decision: 'approve' });
+      },
+    };
+    const answer = await recordedFeedback(runDir, terminal, { pollMs: 1000 }).ask(request);
+    expect(answer).toEqual(posted);
+    expect(JSON.parse(readFileSync(answerFile(runDir, request.id), 'utf8'))).toEqual(posted);
+  });
 });

@@ -129,6 +129,15 @@ function assertFits(request: FeedbackRequest, answer: FeedbackAnswer): void {
       `"${request.id}" asks to ${request.kind}; answer it with ${[...new Set([request.kind, ...general])].join(', ')}`,
     );
   }
+  const questions = request.questions ?? [];
+  if (answer.decision === 'answer' && questions.length > 0) {
+    if (answer.answers.length !== questions.length) {
+      throw new FeedbackAnswerError(
+        'invalid',
+        `"${request.id}" asks ${questions.length} question(s); send one answer for each, in order (got ${answer.answers.length})`,
+      );
+    }
+  }
   if (answer.decision === 'pick') {
     const known = new Set((request.options ?? []).map((option) => option.id));
     const unknown = answer.picked.filter((id) => !known.has(id));

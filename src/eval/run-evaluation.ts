@@ -10,7 +10,7 @@ import { EvalLog } from './eval-log.js';
 import type { AnswererFactory } from './execute-run.js';
 import { planRuns, type PlannedRun } from './plan-runs.js';
 import { EvalProgress } from './progress.js';
-import { runState, type RunState } from './run-state.js';
+import { stateOf, type RunState } from './run-state.js';
 import { runLocally } from './local-dispatch.js';
 import { judgeRun } from './judge-run.js';
 import { configForRun } from './run-config.js';
@@ -146,7 +146,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const startedAt = Date.now();
   try {
     await measureStarterTrials(suite, evalDir, (body) => log.emit(body));
-    const states = new Map(planned.map((run) => [run.key, runState(run.root)]));
+    const states = new Map(planned.map((run) => [run.key, stateOf(run)]));
     const unfinished = planned.filter((run) => states.get(run.key)?.kind !== 'finished');
     const progress = new EvalProgress(planned.length, parallel, startedAt);
     progress.done = planned.length - unfinished.length;

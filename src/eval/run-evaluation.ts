@@ -7,6 +7,7 @@ import { createSandbox } from '../sandbox/index.js';
 import { loadTask } from '../tasks/load-task.js';
 import { collectEvaluation, type EvalSummary } from './collect-evaluation.js';
 import { EvalLog } from './eval-log.js';
+import { checkExploreCode } from './explore-preflight.js';
 import type { AnswererFactory } from './execute-run.js';
 import { planRuns, type PlannedRun } from './plan-runs.js';
 import { EvalProgress } from './progress.js';
@@ -123,6 +124,7 @@ async function preflight(suite: Suite, config: CodifyConfig): Promise<void> {
   }
   await createSandbox(suite.sandbox);
   for (const item of suite.items) {
+    if (item.kind === 'explore') await checkExploreCode(suite, item);
     if (item.kind !== 'task') continue;
     const task = await loadTask(item.path);
     await chooseInterpreter(task, suite.python);

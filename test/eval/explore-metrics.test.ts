@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/default-config.js';
 import { collectEvaluation } from '../../src/eval/collect-evaluation.js';
+import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { loadSuite } from '../../src/eval/load-suite.js';
 import { planRuns, type PlannedRun } from '../../src/eval/plan-runs.js';
 import { readExploreRun } from '../../src/eval/read-explore.js';
@@ -195,6 +197,22 @@ describe('explore metrics, read from hand-made run folders', () => {
     expect(markdown).toMatch(
       /\| I1 \| Idea I1 \|[^\n]*\| ran, improved \| accuracy 0\.9 \| 0\.8 \| \+0\.1 \|/,
     );
+  });
+
+  it('refuses, before the evaluation folder is made, an exploration whose code: cannot hold experiments', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'codify-explore-code-'));
+    writeFileSync(join(base, 'paper.md'), '# A paper\n');
+    mkdirSync(join(base, 'empty'));
+    writeFileSync(
+      join(base, 'suite.yaml'),
+      'items: [{explore: paper.md, name: p, run: 1, code: empty}]\nmodels: [{name: m, model: openai:x}]\nsandbox: none\n',
+    );
+    const suite = loadSuite(join(base, 'suite.yaml'));
+    const evalDir = join(base, 'evaluation');
+    await expect(runEvaluation({ suite, evalDir, baseConfig: defaultConfig() })).rejects.toThrow(
+      /suite\.yaml: item p: code: .*empty cannot hold experiments/,
+    );
+    expect(existsSync(evalDir)).toBe(false);
   });
 
   it('says what it could not read instead of failing', () => {

@@ -8,6 +8,8 @@ import {
   comparisons,
   type Comparison,
   implementGroups,
+  exploreGroups,
+  type ExploreGroup,
   type ImplementGroup,
   type NoiseByItem,
   paperGroups,
@@ -25,6 +27,8 @@ export interface EvalSummary {
   noise: NoiseByItem;
   implement: ImplementGroup[];
   papers: PaperGroup[];
+  /** Explorations per paper × model: ideas, review scores, novelty, experiments. */
+  explore: ExploreGroup[];
   comparisons: Comparison[];
   /** Keys of the combinations without a finished run. */
   missing: string[];
@@ -61,6 +65,7 @@ export async function collectEvaluation(
     noise,
     implement: implementGroups(runs, humanMinutes),
     papers: paperGroups(runs),
+    explore: exploreGroups(runs),
     comparisons: comparisons(runs),
     missing: runs.filter((run) => !finished.includes(run)).map((run) => run.key),
     totals: {

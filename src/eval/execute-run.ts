@@ -7,7 +7,10 @@ import { resumeAgent } from '../agent/resume.js';
 import type { CodifyConfig } from '../config/codify-config.js';
 import type { Answerer } from '../llm/answerer.js';
 import { createModelCaller } from '../llm/create-model-caller.js';
+import type { ModelRouter } from '../llm/router.js';
+import { readEvents } from '../runs/read-events.js';
 import { runPaper } from '../repo/run-paper.js';
+import { resumeExplore, runExplore, type ExploreSettings } from '../explore/run-explore.js';
 import type { EventSink } from '../runs/events.js';
 import type { Run } from '../runs/run.js';
 import type { PlannedRun } from './plan-runs.js';
@@ -15,7 +18,7 @@ import { positionedReplays } from './resumed-replay.js';
 import { modelSpecsOf } from '../config/model-specs.js';
 import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
-import type { Suite } from './suite.js';
+import type { ExploreItem, Suite } from './suite.js';
 
 /** Models a test or an embedding program supplies by spec, fresh for each run. */
 export type AnswererFactory = (
@@ -58,13 +61,21 @@ function suppliedModels(
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<void> {
   const { suite, planned, state } = options;
+  if (planned.item.kind === 'explore') {
+    await executeExplore(options, planned.item);
+    return;
+  }
   const config = configForRun(
     options.baseConfig,
     planned.model.specsFor(planned.item.name, planned.strategy, planned.trial),
     suite.judge.model,
   );
   const modelSpecs = modelSpecsOf(config);
-  if (planned.item.kind === 'task' && planned.strategy !== 'paper') {
+  if (
+    planned.item.kind === 'task' &&
+    planned.strategy !== 'paper' &&
+    planned.strategy !== 'explore'
+  ) {
     // Killed before its settings were saved, a run has nothing to resume: it starts again.
     const resumable = state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile));
     if (state.kind === 'interrupted' && resumable) {
@@ -120,4 +131,76 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     argv: options.argv,
     onRun: (run) => options.onRun(run, false),
   });
+}
+
+/** The paper defaults `codify explore` uses when no flag says otherwise. */
+const explorePaperMaxChars = 60_000;
+
+/**
+ * An exploration as `codify explore` runs it, or `codify explore --resume` continues it: an
+ * interrupted one with its settings saved is resumed (the calls it completed are answered
+ * from its log, and a replayed recording continues after them); one killed before that
+ * starts again. One caller serves the exploration and its experiment runs, as in the
+ * command, so a recorded session replays in order across them.
+ */
+async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Promise<void> {
+  const { suite, planned, state } = options;
+  const specs = planned.model.specsFor(item.name, planned.strategy, planned.trial);
+  // The reviews are part of the exploration: the suite's judge gives them when it names one
+  // (scores comparable across models), else the model under evaluation.
+  const config = configForRun(options.baseConfig, specs, suite.judge.model ?? specs.expert);
+  const resume =
+    state.kind === 'interrupted' && existsSync(join(state.runDir, 'explore-settings.json'))
+      ? state.runDir
+      : undefined;
+  const completedCalls =
+    resume === undefined
+      ? 0
+      : readEvents(resume).events.filter((event) => event.type === 'llm-end').length;
+  let shared: ModelRouter | undefined;
+  const common = {
+    models: (run: Run) => {
+      if (shared === undefined) {
+        shared = createModelCaller(config, {
+          run,
+          models: suppliedModels(config, planned, options.answerers),
+          completedCalls,
+        });
+      } else shared.useRun(run);
+      return shared;
+    },
+    runsRoot: planned.root,
+    sinks: options.sinks,
+    argv: options.argv,
+    onRun: (run: Run) => options.onRun(run, resume !== undefined),
+  };
+  if (resume !== undefined) {
+    await resumeExplore(resume, common);
+    return;
+  }
+  const maxSteps = item.experiments?.maxSteps ?? suite.budgets.maxSteps;
+  const settings: ExploreSettings = {
+    paperPaths: item.papers,
+    ...(item.notes === undefined ? {} : { notesPath: item.notes }),
+    ...(item.related === undefined ? {} : { relatedPath: item.related }),
+    ideas: item.ideas,
+    reviewers: item.reviewers,
+    refineRounds: item.refineRounds,
+    budgetMinutes: item.budgetMinutes,
+    gpu: item.gpu,
+    paperMaxChars: explorePaperMaxChars,
+    ...(item.experiments === undefined
+      ? {}
+      : {
+          experiments: {
+            select: item.experiments.select,
+            codeDir: item.experiments.codeDir,
+            sandbox: suite.sandbox,
+            gpu: item.gpu,
+            ...(suite.python === undefined ? {} : { python: suite.python }),
+            ...(maxSteps === undefined ? {} : { maxSteps }),
+          },
+        }),
+  };
+  await runExplore({ settings, ...common });
 }

@@ -9,7 +9,7 @@ import { type JudgeScore, judgeScore } from './judge-score.js';
 import type { PlannedRun } from './plan-runs.js';
 import { repositoryFiles } from './repository-files.js';
 import { loadRubric, type ScoredNode } from './rubric.js';
-import { runState } from './run-state.js';
+import { stateOf } from './run-state.js';
 
 /** What the judge made of one paper run: `<eval>/judge/<key>.json`. */
 export interface JudgeRecord {
@@ -63,7 +63,7 @@ export async function judgeRun(options: {
   const { planned } = options;
   if (planned.item.kind !== 'paper') return undefined;
   if (existsSync(planned.judgeFile)) return readJudgeRecord(planned.judgeFile);
-  const state = runState(planned.root);
+  const state = stateOf(planned);
   if (state.kind !== 'finished') return undefined;
   const record: JudgeRecord = {
     key: planned.key,

@@ -3,7 +3,9 @@ import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { parseModelSpec } from '../llm/model-spec.js';
+import { checkRunSelection } from '../explore/experiments/select-ideas.js';
 import {
+  itemStrategies,
   paperStrategy,
   type RoleSpecs,
   type Suite,
@@ -13,7 +15,7 @@ import {
 import { SuiteError } from './suite-error.js';
 import { loadRubric } from './rubric.js';
 import { suiteFromFolder } from './suite-folder.js';
-import { paperItemSchema, suiteSchema, taskItemSchema } from './suite-schema.js';
+import { exploreItemSchema, paperItemSchema, suiteSchema, taskItemSchema } from './suite-schema.js';
 
 /** `items[1].task` from zod's path. */
 export function keyPath(path: readonly PropertyKey[]): string {
@@ -68,6 +70,76 @@ const fill = (template: string, item: string, strategy: string, trial: number): 
     .replaceAll('{strategy}', strategy)
     .replaceAll('{trial}', String(trial));
 
+/** An explore: item, every path checked the way `codify explore` checks its flags. */
+function exploreItem(
+  file: string,
+  suiteDir: string,
+  where: PropertyKey[],
+  entry: Record<string, unknown>,
+): SuiteItem {
+  const item = check(file, where, exploreItemSchema, entry);
+  const listed = typeof item.explore === 'string' ? [item.explore] : item.explore;
+  const papers = listed.map((paper, index) => {
+    const path = resolve(suiteDir, paper);
+    const key = typeof item.explore === 'string' ? ['explore'] : ['explore', index];
+    if (!existsSync(path)) fail(file, [...where, ...key], `no paper at ${path}`);
+    return path;
+  });
+  const optionalFile = (key: 'notes' | 'related', value: string | undefined) => {
+    if (value === undefined) return undefined;
+    const path = resolve(suiteDir, value);
+    if (!existsSync(path)) fail(file, [...where, key], `nothing at ${path}: check the path`);
+    return path;
+  };
+  const notes = optionalFile('notes', item.notes);
+  const related = optionalFile('related', item.related);
+  if ((item.run === undefined) !== (item.code === undefined)) {
+    fail(
+      file,
+      [...where, item.run === undefined ? 'run' : 'code'],
+      'experiments need both run: (top:K, K, or idea ids such as I1,I3) and code: (the prototype code folder)',
+    );
+  }
+  if (item.max_steps !== undefined && item.run === undefined) {
+    fail(file, [...where, 'max_steps'], 'max_steps: is for experiments: set run: and code: too');
+  }
+  let experiments: Extract<SuiteItem, { kind: 'explore' }>['experiments'];
+  if (item.run !== undefined && item.code !== undefined) {
+    const select = String(item.run);
+    const problem = checkRunSelection(select);
+    if (problem !== undefined) fail(file, [...where, 'run'], problem.replace(/^--run /, ''));
+    const codeDir = resolve(suiteDir, item.code);
+    if (!existsSync(codeDir) || !statSync(codeDir).isDirectory()) {
+      fail(
+        file,
+        [...where, 'code'],
+        `no folder at ${codeDir}: give the prototype code (a folder with starter_code.py, or an MLAgentBench folder)`,
+      );
+    }
+    experiments = {
+      select,
+      codeDir,
+      ...(item.max_steps === undefined ? {} : { maxSteps: item.max_steps }),
+    };
+  }
+  const first = papers[0] ?? '';
+  const stem = basename(first, extname(first));
+  return {
+    kind: 'explore',
+    name: item.name ?? (['paper', 'main'].includes(stem) ? basename(dirname(first)) : stem),
+    papers,
+    ...(notes === undefined ? {} : { notes }),
+    ...(related === undefined ? {} : { related }),
+    ideas: item.ideas,
+    reviewers: item.reviewers,
+    refineRounds: item.refine_rounds,
+    budgetMinutes: item.budget_minutes,
+    gpu: item.gpu,
+    ...(experiments === undefined ? {} : { experiments }),
+    margin: item.margin,
+  };
+}
+
 /**
  * Reads a suite file (YAML, or JSON by its extension; a folder is read by suiteFromFolder) and checks everything a run would
  * trip over later: the schema, unique names, that every task, paper and rubric exists, and
@@ -81,8 +153,11 @@ export function loadSuite(path: string): Suite {
   const raw = check(file, [], suiteSchema, readDocument(file));
   const items: SuiteItem[] = raw.items.map((entry, index): SuiteItem => {
     const where: PropertyKey[] = ['items', index];
-    if ('task' in entry && 'paper' in entry)
-      fail(file, where, 'give either task: or paper:, not both');
+    const kinds = ['task', 'paper', 'explore'].filter((key) => key in entry);
+    if (kinds.length > 1) {
+      fail(file, where, `give one of task:, paper: or explore:, not ${kinds.join(': and ')}:`);
+    }
+    if ('explore' in entry) return exploreItem(file, suiteDir, where, entry);
     if ('task' in entry) {
       const item = check(file, where, taskItemSchema, entry);
       const folder = resolve(suiteDir, item.task);
@@ -126,7 +201,11 @@ export function loadSuite(path: string): Suite {
         ...(reference === undefined ? {} : { reference }),
       };
     }
-    return fail(file, where, 'give task: (a task folder) or paper: (a paper file)');
+    return fail(
+      file,
+      where,
+      'give task: (a task folder), paper: (a paper file) or explore: (papers to explore for ideas)',
+    );
   });
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
@@ -181,7 +260,7 @@ export function loadSuite(path: string): Suite {
     };
     // Every run this model takes part in must have a spec for every role now, not mid-evaluation.
     for (const item of items) {
-      const strategies = item.kind === 'paper' ? [paperStrategy] : item.strategies;
+      const strategies = itemStrategies(item);
       for (const strategy of strategies) {
         const specs = specsFor(item.name, strategy, 1);
         const missing = (['planner', 'expert', 'worker', 'summarizer'] as const).filter(
@@ -202,13 +281,12 @@ export function loadSuite(path: string): Suite {
     for (const key of Object.keys(entry.runs ?? {})) {
       const [item, strategy] = key.split('/');
       const known = items.find((candidate) => candidate.name === item);
-      const strategies: string[] =
-        known === undefined ? [] : known.kind === 'paper' ? [paperStrategy] : known.strategies;
+      const strategies: string[] = known === undefined ? [] : itemStrategies(known);
       if (known === undefined || strategy === undefined || !strategies.includes(strategy)) {
         fail(
           file,
           ['models', index, 'runs', key],
-          `names no run of this suite; keys are ITEM/STRATEGY, e.g. ${items[0]?.name ?? 'item'}/${items[0]?.kind === 'task' ? (items[0].strategies[0] ?? 'agent') : paperStrategy}`,
+          `names no run of this suite; keys are ITEM/STRATEGY, e.g. ${items[0]?.name ?? 'item'}/${items[0] === undefined ? paperStrategy : (itemStrategies(items[0])[0] ?? paperStrategy)}`,
         );
       }
     }

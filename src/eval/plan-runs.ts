@@ -1,13 +1,20 @@
 import { join } from 'node:path';
 import type { StrategyName } from '../agent/strategies/strategy.js';
-import { paperStrategy, type Suite, type SuiteItem, type SuiteModel } from './suite.js';
+import {
+  type exploreStrategy,
+  itemStrategies,
+  type paperStrategy,
+  type Suite,
+  type SuiteItem,
+  type SuiteModel,
+} from './suite.js';
 
 /** One combination of a suite: an item, a strategy, a model and a trial. */
 export interface PlannedRun {
   /** `ITEM/STRATEGY/MODEL/trial-N`: the run's identity across invocations. */
   key: string;
   item: SuiteItem;
-  strategy: StrategyName | typeof paperStrategy;
+  strategy: StrategyName | typeof paperStrategy | typeof exploreStrategy;
   model: SuiteModel;
   trial: number;
   /** The runs root of this combination: its run folder (and any interrupted one) lives here. */
@@ -20,8 +27,7 @@ export interface PlannedRun {
 export function planRuns(suite: Suite, evalDir: string): PlannedRun[] {
   const planned: PlannedRun[] = [];
   for (const item of suite.items) {
-    const strategies: PlannedRun['strategy'][] =
-      item.kind === 'paper' ? [paperStrategy] : item.strategies;
+    const strategies = itemStrategies(item);
     for (const strategy of strategies) {
       for (const model of suite.models) {
         for (let trial = 1; trial <= suite.trials; trial += 1) {

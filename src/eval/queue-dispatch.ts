@@ -7,7 +7,7 @@ import {
   type RunJobResult,
 } from './queue-connection.js';
 import type { Dispatch } from './run-evaluation.js';
-import { runState } from './run-state.js';
+import { stateOf } from './run-state.js';
 import { readEvents } from '../runs/read-events.js';
 import { totalsOf } from '../runs/run-totals.js';
 
@@ -57,7 +57,7 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
         for (const [key, run] of pending) {
           const job = await queue.getJob(ids.get(key) ?? '');
           const state = job === undefined ? undefined : await job.getState();
-          const folder = runState(run.root);
+          const folder = stateOf(run);
           if (!running.has(key) && (state === 'active' || folder.kind === 'interrupted')) {
             running.add(key);
             began.set(key, Date.now());
@@ -86,7 +86,7 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
           progress.done += 1;
           const durationMs = Date.now() - (began.get(key) ?? Date.now());
           progress.runFinished(durationMs);
-          const finished = runState(run.root);
+          const finished = stateOf(run);
           // The job is gone once completed; the run folder has what it spent.
           if (finished.kind !== 'new') {
             const totals = totalsOf(readEvents(finished.runDir).events);

@@ -10,8 +10,9 @@ import type { StarterNoise } from './noise-margin.js';
 import type { PlannedRun } from './plan-runs.js';
 import { repairLineShare } from './repair-share.js';
 import type { RunRecord, VerifyOutcomeLabel } from './run-record.js';
-import { runState } from './run-state.js';
+import { stateOf } from './run-state.js';
 import { readJudgeRecord } from './judge-run.js';
+import { readExploreRun } from './read-explore.js';
 import type { ScoredNode } from './rubric.js';
 
 function readJson<T>(path: string): T | undefined {
@@ -44,7 +45,7 @@ export async function readRun(
     model: planned.model.name,
     trial: planned.trial,
   };
-  const state = runState(planned.root);
+  const state = stateOf(planned);
   if (state.kind === 'new') {
     return {
       ...base,
@@ -71,6 +72,25 @@ export async function readRun(
     costUsd: totals.costUsd,
     wallTimeMs: activeTimeMs(events),
   };
+  if (planned.item.kind === 'explore') {
+    // Read even when interrupted: the report shows how far a killed exploration got.
+    const figures = readExploreRun(state.runDir, {
+      experiments: planned.item.experiments !== undefined,
+      margin: planned.item.margin,
+    });
+    record.explore = figures;
+    // The experiments are implement runs of their own: their model calls count here too.
+    for (const idea of figures.ideaList) {
+      const dir = idea.experiment?.runDir;
+      if (dir === undefined || dir === null || !existsSync(dir)) continue;
+      const spent = totalsOf(readEvents(dir).events);
+      record.llmCalls += spent.llmCalls;
+      record.inputTokens += spent.inputTokens;
+      record.outputTokens += spent.outputTokens;
+      record.costUsd += spent.costUsd;
+    }
+    return record;
+  }
   if (state.kind !== 'finished') return record;
   if (planned.item.kind === 'task') {
     const result = readJson<ImplementResult>(join(state.runDir, resultFile));

@@ -116,5 +116,54 @@ export async function reportCharts(summary: EvalSummary): Promise<Block[]> {
       }),
     });
   }
+  const explorations = summary.runs.filter(
+    (run) => run.runDir !== null && run.explore?.ideasWritten === true,
+  );
+  if (explorations.length > 0) {
+    const values = explorations.flatMap((run) => {
+      const figures = run.explore;
+      if (figures === undefined) return [];
+      const base = {
+        row: `${run.item} · ${run.model}`,
+        run: run.key,
+        href: runLink(summary.evalDir, run.runDir ?? ''),
+      };
+      return [
+        ...(figures.review.overall === null
+          ? []
+          : [{ ...base, measure: 'mean review (1–5) ÷ 5', value: figures.review.overall / 5 }]),
+        ...(figures.ranShare === null
+          ? []
+          : [{ ...base, measure: 'ideas whose experiment ran', value: figures.ranShare }]),
+        ...(figures.improvedShare === null
+          ? []
+          : [
+              {
+                ...base,
+                measure: 'ideas that beat the baseline',
+                value: figures.improvedShare,
+              },
+            ]),
+      ];
+    });
+    charts.push({
+      kind: 'chart',
+      caption:
+        "Explorations: each run's mean review score and the shares of its ideas whose experiment ran and beat the baseline (click a point for its run).",
+      svg: await renderChart({
+        data: { values },
+        mark: { type: 'point', filled: true, size: 70 },
+        width: 480,
+        encoding: {
+          y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
+          x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: 'share' },
+          color: { field: 'measure', type: 'nominal', title: null },
+          shape: { field: 'measure', type: 'nominal', title: null },
+          href: { field: 'href' },
+          tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
+        },
+      }),
+    });
+  }
   return charts;
 }

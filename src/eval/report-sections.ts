@@ -1,7 +1,14 @@
 import type { EvalSummary } from './collect-evaluation.js';
 import { categories } from './category.js';
-import type { Block, Inline } from './report-blocks.js';
-import { text } from './report-blocks.js';
+import {
+  type Block,
+  heading,
+  type Inline,
+  links,
+  paragraph,
+  table,
+  text,
+} from './report-blocks.js';
 import {
   formatNumber,
   formatPercent,
@@ -11,30 +18,7 @@ import {
 } from './report-format.js';
 import { starterTrialDir } from './starter-trials.js';
 import { verifyLabels } from './summarize.js';
-
-/** Links to the runs of a row, numbered by trial; a missing run says so. */
-function links(
-  summary: EvalSummary,
-  runs: { key: string; runDir: string | null; status: string }[],
-): Inline[] {
-  return runs.flatMap((run, index): Inline[] => {
-    const gap = index === 0 ? [] : [' '];
-    if (run.runDir === null) return [...gap, `${index + 1}: missing`];
-    return [
-      ...gap,
-      { text: String(index + 1), href: runLink(summary.evalDir, run.runDir) },
-      ...(run.status === 'interrupted' ? [' (interrupted)'] : []),
-    ];
-  });
-}
-
-const heading = (level: 1 | 2 | 3, value: string): Block => ({
-  kind: 'heading',
-  level,
-  text: value,
-});
-const paragraph = (...parts: Inline[]): Block => ({ kind: 'paragraph', parts });
-const table = (headers: string[], rows: Inline[][][]): Block => ({ kind: 'table', headers, rows });
+import { exploreBlocks } from './report-explore.js';
 
 /** The report's content: the tables of the seed papers, each row linking to its runs. */
 export function reportBlocks(summary: EvalSummary): Block[] {
@@ -200,6 +184,7 @@ export function reportBlocks(summary: EvalSummary): Block[] {
     );
   }
   blocks.push(...judgeBlocks(summary));
+  blocks.push(...exploreBlocks(summary));
   blocks.push(
     heading(2, 'Every run'),
     table(
@@ -212,7 +197,9 @@ export function reportBlocks(summary: EvalSummary): Block[] {
             ? `${run.implement.category}${run.implement.metric === null ? '' : ` (${run.implement.metricName ?? 'metric'} ${formatNumber(run.implement.metric)})`}`
             : run.paper !== undefined
               ? run.paper.verify
-              : '–',
+              : run.explore !== undefined
+                ? `${run.explore.ideas} ideas; ${run.explore.experiments.ran} experiments ran, ${run.explore.experiments.improved} improved`
+                : '–',
         ),
         text(run.steps),
         text(run.llmCalls),

@@ -7,10 +7,11 @@ import { createSandbox } from '../sandbox/index.js';
 import { loadTask } from '../tasks/load-task.js';
 import { collectEvaluation, type EvalSummary } from './collect-evaluation.js';
 import { EvalLog } from './eval-log.js';
+import { checkExploreCode } from './explore-preflight.js';
 import type { AnswererFactory } from './execute-run.js';
 import { planRuns, type PlannedRun } from './plan-runs.js';
 import { EvalProgress } from './progress.js';
-import { runState, type RunState } from './run-state.js';
+import { stateOf, type RunState } from './run-state.js';
 import { runLocally } from './local-dispatch.js';
 import { judgeRun } from './judge-run.js';
 import { configForRun } from './run-config.js';
@@ -123,6 +124,7 @@ async function preflight(suite: Suite, config: CodifyConfig): Promise<void> {
   }
   await createSandbox(suite.sandbox);
   for (const item of suite.items) {
+    if (item.kind === 'explore') await checkExploreCode(suite, item);
     if (item.kind !== 'task') continue;
     const task = await loadTask(item.path);
     await chooseInterpreter(task, suite.python);
@@ -146,7 +148,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const startedAt = Date.now();
   try {
     await measureStarterTrials(suite, evalDir, (body) => log.emit(body));
-    const states = new Map(planned.map((run) => [run.key, runState(run.root)]));
+    const states = new Map(planned.map((run) => [run.key, stateOf(run)]));
     const unfinished = planned.filter((run) => states.get(run.key)?.kind !== 'finished');
     const progress = new EvalProgress(planned.length, parallel, startedAt);
     progress.done = planned.length - unfinished.length;

@@ -1,6 +1,7 @@
 import type { RunStatus } from '../runs/events.js';
 import type { Category } from './category.js';
 import type { Critique } from './judge-score.js';
+import type { ExploreFigures } from './read-explore.js';
 
 export type VerifyOutcomeLabel =
   'ran as generated' | 'ran after repair' | 'did not run' | 'not verified';
@@ -9,7 +10,7 @@ export type VerifyOutcomeLabel =
 export interface RunRecord {
   key: string;
   item: string;
-  kind: 'task' | 'paper';
+  kind: 'task' | 'paper' | 'explore';
   strategy: string;
   model: string;
   trial: number;
@@ -46,6 +47,8 @@ export interface RunRecord {
     repairLineShare: number | null;
     repository: string | null;
   };
+  /** An exploration's ideas, reviews, novelty and experiments (also of an interrupted run). */
+  explore?: ExploreFigures;
   /** PaperCoder's model-based score, averaged over the judge's samples. */
   judge?: {
     score: number;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import type { RunStatus } from '../runs/events.js';
+import type { RunMode, RunStatus } from '../runs/events.js';
 import { readEvents } from '../runs/read-events.js';
 import { listRunIds } from '../runs/run-folders.js';
+import type { PlannedRun } from './plan-runs.js';
 
 /** Where one combination stands, read from its run folders. */
 export type RunState =
@@ -12,14 +13,17 @@ export type RunState =
 /**
  * The newest run folder under a combination's root decides: it finished when its log
  * holds run-end, otherwise it was killed mid-run. Older folders are earlier attempts
- * (interrupted paper runs are started again, not continued) and are ignored.
+ * (interrupted paper runs are started again, not continued) and are ignored. With `mode`,
+ * only runs of that mode count: an exploration's experiments are implement runs created in
+ * the same root after it, and must not be taken for it.
  */
-export function runState(root: string): RunState {
+export function runState(root: string, mode?: RunMode): RunState {
   const ids = listRunIds(root);
   let newest: { dir: string; time: number } | undefined;
   for (const id of ids) {
     const dir = join(root, id);
     const first = readEvents(dir).events[0];
+    if (mode !== undefined && first?.type === 'run-start' && first.mode !== mode) continue;
     const time = first === undefined ? 0 : Date.parse(first.time);
     if (newest === undefined || time >= newest.time) newest = { dir, time };
   }
@@ -29,3 +33,7 @@ export function runState(root: string): RunState {
   if (end?.type === 'run-end') return { kind: 'finished', runDir: newest.dir, status: end.status };
   return { kind: 'interrupted', runDir: newest.dir };
 }
+
+/** Where a planned combination stands. */
+export const stateOf = (planned: PlannedRun): RunState =>
+  runState(planned.root, planned.item.kind === 'explore' ? 'explore' : undefined);

@@ -5,7 +5,7 @@ import { type AnswererFactory, executeRun } from './execute-run.js';
 import { loadSuite } from './load-suite.js';
 import { planRuns } from './plan-runs.js';
 import { queueConnection, queueName, type RunJob, type RunJobResult } from './queue-connection.js';
-import { runState } from './run-state.js';
+import { stateOf } from './run-state.js';
 
 export interface WorkerOptions {
   url: string;
@@ -45,7 +45,7 @@ export function startWorker(options: WorkerOptions): Worker<RunJob, RunJobResult
       const planned = planRuns(suite, evalDir).find((run) => run.key === key);
       if (planned === undefined)
         throw new Error(`${suiteFile} has no run ${key}: was the suite changed?`);
-      const state = runState(planned.root);
+      const state = stateOf(planned);
       if (state.kind === 'finished') {
         const result = {
           key,

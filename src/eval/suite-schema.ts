@@ -31,6 +31,31 @@ export const paperItemSchema = z
   })
   .strict();
 
+/** `codify explore`'s options that shape an exploration, under its flags' names. */
+export const exploreItemSchema = z
+  .object({
+    /** One paper or several, explored together. */
+    explore: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    name: name.optional(),
+    notes: z.string().min(1).optional(),
+    related: z.string().min(1).optional(),
+    ideas: z.number().int().min(1).max(20).default(5),
+    reviewers: z.number().int().min(1).max(10).default(1),
+    refine_rounds: z.number().int().min(0).max(5).default(1),
+    /** `--run`: top:K, K, or idea ids such as I1,I3; needs code:. */
+    run: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+    /** `--code`: the prototype code the experiments build on. */
+    code: z.string().min(1).optional(),
+    /** Agent steps per experiment. */
+    max_steps: whole.optional(),
+    /** `--budget`: minutes one experiment may take, for the plans. */
+    budget_minutes: whole.default(10),
+    gpu: z.boolean().default(false),
+    /** How much an experiment must beat its baseline by to count as an improvement. */
+    margin: z.number().min(0).default(0),
+  })
+  .strict();
+
 const roleOverrides = z
   .object({
     planner: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
@@ -45,7 +70,7 @@ const model = z
     name,
     /** The spec for every role; `{item}`, `{strategy}` and `{trial}` are filled in per run. */
     model: z.string().min(1).optional(),
-    /** Specs for particular runs, keyed `ITEM/STRATEGY` (papers: `ITEM/paper`); beat `model`. */
+    /** Specs for particular runs, keyed `ITEM/STRATEGY` (papers: `ITEM/paper`, explorations: `ITEM/explore`); beat `model`. */
     runs: z.record(z.string(), z.string().min(1)).optional(),
     roles: roleOverrides.optional(),
   })

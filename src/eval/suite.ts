@@ -9,7 +9,28 @@ export type SuiteItem =
       strategies: StrategyName[];
       humanMinutes?: number;
     }
-  | { kind: 'paper'; name: string; path: string; rubric?: string; reference?: string };
+  | { kind: 'paper'; name: string; path: string; rubric?: string; reference?: string }
+  | ExploreItem;
+
+/** Papers explored for ideas (`codify explore`), with the options that shape the exploration. */
+export interface ExploreItem {
+  kind: 'explore';
+  name: string;
+  /** The papers, absolute. */
+  papers: string[];
+  notes?: string;
+  related?: string;
+  ideas: number;
+  reviewers: number;
+  refineRounds: number;
+  /** Minutes one experiment may take, stated to the idea generator. */
+  budgetMinutes: number;
+  gpu: boolean;
+  /** `--run` and `--code`: the chosen ideas' experiments on the prototype code. */
+  experiments?: { select: string; codeDir: string; maxSteps?: number };
+  /** An experiment improved on its baseline only when it beats it by more than this. */
+  margin: number;
+}
 
 /** Specs per role for one run (the judge comes from the suite's judge: or the configuration). */
 export interface RoleSpecs {
@@ -46,3 +67,15 @@ export interface Suite {
 
 /** The strategy label of paper runs, in keys, folders and reports. */
 export const paperStrategy = 'paper' as const;
+
+/** The strategy label of explore runs. */
+export const exploreStrategy = 'explore' as const;
+
+/** The strategies an item is run with: its own for tasks, one fixed label otherwise. */
+export function itemStrategies(
+  item: SuiteItem,
+): (StrategyName | typeof paperStrategy | typeof exploreStrategy)[] {
+  if (item.kind === 'paper') return [paperStrategy];
+  if (item.kind === 'explore') return [exploreStrategy];
+  return item.strategies;
+}

@@ -1,5 +1,6 @@
 import { categories, type Category } from './category.js';
 import type { StarterNoise } from './noise-margin.js';
+import { noveltyVerdicts } from './read-explore.js';
 import type { RunRecord, VerifyOutcomeLabel } from './run-record.js';
 import { type Spread, spreadOf } from './spread.js';
 
@@ -146,6 +147,65 @@ export function paperGroups(records: RunRecord[]): PaperGroup[] {
       judgeScore: spreadOf(group.map((record) => record.judge?.score ?? null)),
       judgeReferenceScore: spreadOf(group.map((record) => record.judge?.reference?.score ?? null)),
       rubricScore: spreadOf(group.map((record) => record.rubric?.score ?? null)),
+    };
+  });
+}
+
+export interface ExploreGroup extends GroupRuns {
+  item: string;
+  model: string;
+  /** Over the finished runs (each a trial); the review means are each run's mean over its ideas. */
+  ideas: Spread;
+  reviewOverall: Spread;
+  reviewProblem: Spread;
+  reviewMethod: Spread;
+  reviewExperimentPlan: Spread;
+  /** Novelty verdicts summed over the runs' ideas (each check counts: offline and online). */
+  novelty: Record<string, number>;
+  experimentsChosen: number;
+  experimentsRan: number;
+  experimentsImproved: number;
+  ranShare: Spread;
+  improvedShare: Spread;
+  margin: number | null;
+}
+
+export function exploreGroups(records: RunRecord[]): ExploreGroup[] {
+  const explorations = records.filter((record) => record.kind === 'explore');
+  const groups = byKey(explorations, (record) => `${record.item}\0${record.model}`);
+  return [...groups.values()].map((group) => {
+    const first = group[0];
+    if (first === undefined) throw new Error('empty group');
+    const finished = group.flatMap((record) =>
+      record.status !== 'missing' && record.status !== 'interrupted' && record.explore
+        ? [record.explore]
+        : [],
+    );
+    const novelty: Record<string, number> = Object.fromEntries(
+      noveltyVerdicts.map((verdict) => [verdict, 0]),
+    );
+    for (const figures of finished) {
+      for (const verdict of noveltyVerdicts)
+        novelty[verdict] = (novelty[verdict] ?? 0) + figures.novelty[verdict];
+    }
+    const sum = (pick: (figures: (typeof finished)[number]) => number) =>
+      finished.reduce((total, figures) => total + pick(figures), 0);
+    return {
+      item: first.item,
+      model: first.model,
+      ...groupRuns(group),
+      ideas: spreadOf(finished.map((figures) => figures.ideas)),
+      reviewOverall: spreadOf(finished.map((figures) => figures.review.overall)),
+      reviewProblem: spreadOf(finished.map((figures) => figures.review.problem)),
+      reviewMethod: spreadOf(finished.map((figures) => figures.review.method)),
+      reviewExperimentPlan: spreadOf(finished.map((figures) => figures.review.experimentPlan)),
+      novelty,
+      experimentsChosen: sum((figures) => figures.experiments.chosen),
+      experimentsRan: sum((figures) => figures.experiments.ran),
+      experimentsImproved: sum((figures) => figures.experiments.improved),
+      ranShare: spreadOf(finished.map((figures) => figures.ranShare)),
+      improvedShare: spreadOf(finished.map((figures) => figures.improvedShare)),
+      margin: group.find((record) => record.explore)?.explore?.margin ?? null,
     };
   });
 }

@@ -48,6 +48,46 @@ trials: 2
     expect(keys).toContain('task-a/single-call/rec/trial-1');
   });
 
+  it('reads explore items with their options and defaults, run as ITEM/explore', () => {
+    const file = suiteFile(`
+items:
+  - explore: paper.md
+    name: wine
+    ideas: 3
+    run: top:2
+    code: task-a
+    max_steps: 4
+    margin: 0.01
+  - explore: [paper.md]
+models:
+  - name: m
+    model: openai:x
+    runs: { wine/explore: "openai:y" }
+`);
+    const suite = loadSuite(file);
+    const dir = join(file, '..');
+    expect(suite.items[0]).toEqual({
+      kind: 'explore',
+      name: 'wine',
+      papers: [join(dir, 'paper.md')],
+      ideas: 3,
+      reviewers: 1,
+      refineRounds: 1,
+      budgetMinutes: 10,
+      gpu: false,
+      experiments: { select: 'top:2', codeDir: join(dir, 'task-a'), maxSteps: 4 },
+      margin: 0.01,
+    });
+    // A paper named paper.md is named after its folder.
+    expect(suite.items[1]).toMatchObject({ kind: 'explore', ideas: 5 });
+    expect(suite.items[1]).not.toHaveProperty('experiments');
+    expect(suite.models[0]?.specsFor('wine', 'explore', 1).planner).toEqual(['openai:y']);
+    expect(planRuns(suite, '/evals/x').map((run) => run.key)).toEqual([
+      'wine/explore/m/trial-1',
+      `${suite.items[1]?.name ?? ''}/explore/m/trial-1`,
+    ]);
+  });
+
   it('reads JSON suites too', () => {
     const file = suiteFile(
       JSON.stringify({ items: [{ task: 'task-a' }], models: [{ name: 'm', model: 'openai:x' }] }),
@@ -75,7 +115,47 @@ trials: 2
     [
       'an item with neither task nor paper',
       'items: [{name: x}]\nmodels: [{name: m, model: openai:x}]',
-      /items\[0\]: give task: \(a task folder\) or paper: \(a paper file\)/,
+      /items\[0\]: give task: \(a task folder\), paper: \(a paper file\) or explore: /,
+    ],
+    [
+      'an item that is both a paper and an exploration',
+      'items: [{paper: paper.md, explore: paper.md}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]: give one of task:, paper: or explore:, not paper: and explore:/,
+    ],
+    [
+      'an exploration of a paper that does not exist',
+      'items: [{explore: [paper.md, gone.md]}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.explore\[1\]: no paper at .*gone\.md/,
+    ],
+    [
+      'an exploration with run: but no code:',
+      'items: [{explore: paper.md, run: "top:2"}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.code: experiments need both run: .* and code: /,
+    ],
+    [
+      'an exploration with a bad run: selection',
+      'items: [{explore: paper.md, run: best, code: task-a}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.run: best: give top:K, a number K, or idea ids such as I1,I3/,
+    ],
+    [
+      'an exploration whose code: is not a folder',
+      'items: [{explore: paper.md, run: 1, code: paper.md}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.code: no folder at .*paper\.md/,
+    ],
+    [
+      'an exploration with notes that do not exist',
+      'items: [{explore: paper.md, notes: notes.md}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.notes: nothing at .*notes\.md/,
+    ],
+    [
+      'an exploration with too many ideas',
+      'items: [{explore: paper.md, ideas: 50}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.ideas: /,
+    ],
+    [
+      'an exploration with max_steps but no experiments',
+      'items: [{explore: paper.md, max_steps: 3}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.max_steps: max_steps: is for experiments/,
     ],
     [
       'a model without a spec for a run',

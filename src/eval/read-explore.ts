@@ -1,0 +1,247 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import type { NoveltyVerdict } from '../explore/novelty.js';
+import { ideaCardSchema, reviewCriteria, type ReviewAspect } from '../explore/schemas.js';
+
+/*
+ * ideas.json and experiments.json as this reader needs them. Only the fields read are
+ * named; zod drops the rest, so fields the explore pipeline adds later do no harm, and the
+ * card's title and the review aspects come from explore's own schemas.
+ */
+const aspects = Object.keys(reviewCriteria) as ReviewAspect[];
+const aspectMean = z.object({ mean: z.number() });
+const reviewRead = z.object({
+  overall: z.number(),
+  aspects: z.object(
+    Object.fromEntries(aspects.map((aspect) => [aspect, aspectMean])) as Record<
+      ReviewAspect,
+      typeof aspectMean
+    >,
+  ),
+});
+const ideasRead = z.object({
+  ideas: z.array(
+    z.object({
+      id: z.string(),
+      card: ideaCardSchema.pick({ title: true }),
+      reviews: z.array(reviewRead),
+      score: z.number(),
+      novelty: z.array(z.object({ against: z.string(), verdict: z.string() })).default([]),
+    }),
+  ),
+});
+const experimentsRead = z.array(
+  z.object({
+    idea: z.string(),
+    status: z.string(),
+    reason: z.string().optional(),
+    runDir: z.string().optional(),
+    resultPath: z.string().optional(),
+    metric: z
+      .object({
+        name: z.string(),
+        value: z.number().nullable(),
+        baseline: z.number().nullable(),
+        improvement: z.number().nullable(),
+      })
+      .optional(),
+  }),
+);
+const resultRead = z.object({ ran: z.boolean() });
+
+export const noveltyVerdicts: readonly NoveltyVerdict[] = ['novel', 'overlaps', 'unknown'];
+
+/** The review means of one idea (its last round) or of a run (the mean over its ideas). */
+export interface ReviewMeans {
+  overall: number | null;
+  problem: number | null;
+  method: number | null;
+  experimentPlan: number | null;
+}
+
+/** One idea of an exploration, with its experiment's outcome when one was chosen. */
+export interface ExploreIdeaRow {
+  id: string;
+  title: string;
+  review: ReviewMeans;
+  novelty: NoveltyVerdict[];
+  experiment?: {
+    status: string;
+    /** The experiment's final script ran to completion and printed its metric. */
+    ran: boolean;
+    improved: boolean;
+    metricName: string | null;
+    value: number | null;
+    baseline: number | null;
+    improvement: number | null;
+    runDir: string | null;
+    reason: string;
+  };
+}
+
+/** An exploration's figures, all read from its run folder. */
+export interface ExploreFigures {
+  /** False when the run ended (or was killed) before ideas.json was written. */
+  ideasWritten: boolean;
+  ideas: number;
+  review: ReviewMeans;
+  novelty: Record<NoveltyVerdict, number>;
+  experiments: {
+    /** The suite asked for experiments (run: and code:). */
+    requested: boolean;
+    /** experiments.json was written. */
+    written: boolean;
+    chosen: number;
+    ran: number;
+    improved: number;
+    failed: number;
+    skipped: number;
+  };
+  /** Ideas whose experiment ran, over the run's ideas; null without ideas or experiments. */
+  ranShare: number | null;
+  /** Ideas whose experiment beat its baseline by more than the margin, over the run's ideas. */
+  improvedShare: number | null;
+  margin: number;
+  ideaList: ExploreIdeaRow[];
+  /** What could not be read, e.g. a malformed ideas.json. */
+  problems: string[];
+}
+
+function readJson(path: string): { value?: unknown; problem?: string } {
+  if (!existsSync(path)) return {};
+  try {
+    return { value: JSON.parse(readFileSync(path, 'utf8')) };
+  } catch (error) {
+    return { problem: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+const meanOf = (values: readonly number[]): number | null =>
+  values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+
+function meansOf(rows: readonly ReviewMeans[]): ReviewMeans {
+  const pick = (key: keyof ReviewMeans) =>
+    meanOf(rows.flatMap((row) => (row[key] === null ? [] : [row[key]])));
+  return {
+    overall: pick('overall'),
+    problem: pick('problem'),
+    method: pick('method'),
+    experimentPlan: pick('experimentPlan'),
+  };
+}
+
+/** Whether an experiment's implement run ran its final script, from its result.json. */
+function experimentRan(record: z.infer<typeof experimentsRead>[number], runDir: string): boolean {
+  if (record.status !== 'ran') return false;
+  const resultPath =
+    record.resultPath ??
+    (record.runDir === undefined ? undefined : join(record.runDir, 'result.json'));
+  const path =
+    resultPath === undefined || isAbsolute(resultPath) ? resultPath : join(runDir, resultPath);
+  const read = path === undefined ? {} : readJson(path);
+  const result = resultRead.safeParse(read.value);
+  // Without its result.json, a measured value is the evidence that the script ran.
+  const ran = result.success ? result.data.ran : true;
+  return ran && record.metric?.value !== undefined && record.metric.value !== null;
+}
+
+/**
+ * Ideas per run, review means (overall and per criterion group), novelty verdicts, and the
+ * share of ideas whose experiment ran and improved on its baseline by more than `margin`.
+ */
+export function readExploreRun(
+  runDir: string,
+  options: { experiments: boolean; margin: number },
+): ExploreFigures {
+  const problems: string[] = [];
+  const novelty = Object.fromEntries(noveltyVerdicts.map((verdict) => [verdict, 0])) as Record<
+    NoveltyVerdict,
+    number
+  >;
+  const ideasFile = join(runDir, 'ideas.json');
+  const readIdeas = readJson(ideasFile);
+  if (readIdeas.problem !== undefined) problems.push(readIdeas.problem);
+  const parsedIdeas =
+    readIdeas.value === undefined ? undefined : ideasRead.safeParse(readIdeas.value);
+  if (parsedIdeas?.success === false) {
+    problems.push(`${ideasFile}: ${parsedIdeas.error.issues[0]?.message ?? 'unreadable'}`);
+  }
+  const ideas = parsedIdeas?.success === true ? parsedIdeas.data.ideas : [];
+  const experimentsFile = join(runDir, 'experiments.json');
+  const readExperiments = readJson(experimentsFile);
+  if (readExperiments.problem !== undefined) problems.push(readExperiments.problem);
+  const parsedExperiments =
+    readExperiments.value === undefined
+      ? undefined
+      : experimentsRead.safeParse(readExperiments.value);
+  if (parsedExperiments?.success === false) {
+    problems.push(
+      `${experimentsFile}: ${parsedExperiments.error.issues[0]?.message ?? 'unreadable'}`,
+    );
+  }
+  const experiments = parsedExperiments?.success === true ? parsedExperiments.data : [];
+  const counts = { chosen: experiments.length, ran: 0, improved: 0, failed: 0, skipped: 0 };
+  const ideaList = ideas.map((idea): ExploreIdeaRow => {
+    const last = idea.reviews.at(-1);
+    const verdicts = idea.novelty.flatMap((check) =>
+      noveltyVerdicts.includes(check.verdict as NoveltyVerdict)
+        ? [check.verdict as NoveltyVerdict]
+        : [],
+    );
+    for (const verdict of verdicts) novelty[verdict] += 1;
+    const row: ExploreIdeaRow = {
+      id: idea.id,
+      title: idea.card.title,
+      review: {
+        overall: idea.score,
+        problem: last?.aspects.problem.mean ?? null,
+        method: last?.aspects.method.mean ?? null,
+        experimentPlan: last?.aspects.experimentPlan.mean ?? null,
+      },
+      novelty: verdicts,
+    };
+    const record = experiments.find((candidate) => candidate.idea === idea.id);
+    if (record !== undefined) {
+      const ran = experimentRan(record, runDir);
+      const improvement = record.metric?.improvement ?? null;
+      const improved = ran && improvement !== null && improvement > options.margin;
+      row.experiment = {
+        status: record.status,
+        ran,
+        improved,
+        metricName: record.metric?.name ?? null,
+        value: record.metric?.value ?? null,
+        baseline: record.metric?.baseline ?? null,
+        improvement,
+        runDir: record.runDir ?? null,
+        reason: record.reason ?? '',
+      };
+    }
+    return row;
+  });
+  for (const record of experiments) {
+    const row = ideaList.find((idea) => idea.id === record.idea)?.experiment;
+    if (row?.ran === true) counts.ran += 1;
+    if (row?.improved === true) counts.improved += 1;
+    if (record.status === 'failed') counts.failed += 1;
+    if (record.status === 'skipped') counts.skipped += 1;
+  }
+  const shares = options.experiments && ideas.length > 0;
+  return {
+    ideasWritten: parsedIdeas?.success === true,
+    ideas: ideas.length,
+    review: meansOf(ideaList.map((idea) => idea.review)),
+    novelty,
+    experiments: {
+      requested: options.experiments,
+      written: parsedExperiments?.success === true,
+      ...counts,
+    },
+    ranShare: shares ? counts.ran / ideas.length : null,
+    improvedShare: shares ? counts.improved / ideas.length : null,
+    margin: options.margin,
+    ideaList,
+    problems,
+  };
+}

@@ -13,6 +13,9 @@ import { createSandbox, type SandboxKind } from '../../sandbox/index.js';
 import { loadTask } from '../../tasks/load-task.js';
 import { measureStarter } from '../../tasks/measure-starter.js';
 import type { ExploredIdea } from '../exploration.js';
+import { approveExperiment, experimentChannel } from '../explore-gates.js';
+import { defaultAgentOptions } from '../../agent/agent-options.js';
+import type { FeedbackChannel } from '../../runs/feedback.js';
 import { confirmMetric } from './confirm-metric.js';
 import { buildExperimentTask, experimentMethodology } from './experiment-task.js';
 import { selectIdeas } from './select-ideas.js';
@@ -70,6 +73,13 @@ export interface RunExperimentsOptions {
   actions?: readonly ActionDefinition[];
   /** The problem analysis's keywords, for `--retrieve`. */
   keywords?: readonly string[];
+  /**
+   * The researcher (`--interactive`): approves each experiment's plan and budget, and steers
+   * its implement run step by step through the same channel.
+   */
+  feedback?: FeedbackChannel;
+  /** The compute the experiments may use, as the ideas were told (shown at the gate). */
+  compute?: string;
 }
 
 /**
@@ -179,10 +189,24 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
       });
       candidates = renderCandidates(found, baselineTask.network);
     }
+    const approved = await approveExperiment(run, options.feedback, idea, {
+      methodology: experimentMethodology(idea.card, choice.metric, candidates),
+      maxSteps: settings.maxSteps ?? defaultAgentOptions.maxSteps,
+      compute: options.compute ?? 'as the prototype code runs',
+    });
+    const feedback =
+      options.feedback === undefined ? undefined : experimentChannel(idea.id, options.feedback);
+    const agent = {
+      ...(settings.maxSteps === undefined && approved.maxSteps === defaultAgentOptions.maxSteps
+        ? {}
+        : { maxSteps: approved.maxSteps }),
+      // Interactive explorations steer their experiments step by step, questions included.
+      ...(feedback === undefined ? {} : { interactive: true, questions: true }),
+    };
     const taskDir = await buildExperimentTask({
       codeDir: settings.codeDir,
       destination: join(folder, idea.id, 'task'),
-      methodology: experimentMethodology(idea.card, choice.metric, candidates),
+      methodology: approved.methodology,
       metric: choice.metric,
       name: `${idea.id}-${idea.card.title}`,
       baselinePerformance: baselinePerformanceText(choice.metric, choice.reading.raw),
@@ -195,7 +219,8 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
         python: interpreter,
         gpu: settings.gpu,
         ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
-        ...(settings.maxSteps === undefined ? {} : { agent: { maxSteps: settings.maxSteps } }),
+        ...(Object.keys(agent).length === 0 ? {} : { agent }),
+        ...(feedback === undefined ? {} : { feedback }),
         ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
         ...(options.sinks === undefined ? {} : { sinks: options.sinks }),
         ...(options.actions === undefined ? {} : { actions: options.actions }),

@@ -76,3 +76,66 @@ export async function pickExperiments(
   });
   return answer?.decision === 'pick' ? answer.picked.join(',') : undefined;
 }
+
+/** The budget line of an experiment's gate; an edit may change its number of steps. */
+const budgetLine = /^Budget: at most (\d+) agent steps\b.*$/m;
+
+/** What the researcher approved for one experiment: its methodology and its step budget. */
+export interface ApprovedExperiment {
+  methodology: string;
+  maxSteps: number;
+}
+
+/**
+ * Gate 3, before each experiment: the researcher approves its plan (the methodology the
+ * implement run gets) and its budget, edits them (the budget line's number of steps is read
+ * back from the edited text), comments (added to the methodology) or stops.
+ */
+export async function approveExperiment(
+  run: Run,
+  channel: FeedbackChannel | undefined,
+  idea: ExploredIdea,
+  planned: ApprovedExperiment & { compute: string },
+): Promise<ApprovedExperiment> {
+  const budget = `Budget: at most ${planned.maxSteps} agent steps (${planned.compute})`;
+  const request: FeedbackRequest = {
+    id: `experiment-${idea.id}`,
+    kind: 'edit',
+    title: `experiment ${idea.id} "${idea.card.title}": its plan and budget`,
+    body: `${planned.methodology.trimEnd()}\n\n${budget}\n`,
+    draft: `${planned.methodology.trimEnd()}\n\n${budget}\n`,
+  };
+  const answer = await ask(run, channel, request);
+  const kept = { methodology: planned.methodology, maxSteps: planned.maxSteps };
+  if (answer === undefined || answer.decision === 'approve') return kept;
+  if (answer.decision === 'edit') {
+    const steps = budgetLine.exec(answer.text);
+    return {
+      methodology: `${answer.text.replace(budgetLine, '').trimEnd()}\n`,
+      maxSteps: steps?.[1] === undefined ? planned.maxSteps : Math.max(1, Number(steps[1])),
+    };
+  }
+  const text = feedbackText(request, answer);
+  return text === undefined
+    ? kept
+    : {
+        ...kept,
+        methodology: `${planned.methodology.trimEnd()}\n\n## The researcher's comment\n${text}\n`,
+      };
+}
+
+/**
+ * The channel as one experiment's implement run sees it: its requests keep their place in
+ * that run's folder, and reach the exploration's channel named after the idea, so the
+ * steps of several experiments never share a request id there.
+ */
+export function experimentChannel(ideaId: string, channel: FeedbackChannel): FeedbackChannel {
+  return {
+    ask: (request) =>
+      channel.ask({
+        ...request,
+        id: `${ideaId}-${request.id}`,
+        title: `experiment ${ideaId}, ${request.title}`,
+      }),
+  };
+}

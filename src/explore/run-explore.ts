@@ -423,6 +423,8 @@ async function explore(
           settings: experimentSettings,
           models: options.models,
           keywords: analysis.analysis.keywords,
+          compute,
+          ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
           ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
           ...(options.experimentActions === undefined
             ? {}

@@ -161,7 +161,7 @@ export function registerExploreCommand(program: Command): void {
     .option('--hub-url <url>', 'the Hugging Face Hub base URL (a mirror; default huggingface.co)')
     .option(
       '--interactive',
-      'approve or edit the problem analysis, and pick the ideas to run, in the terminal',
+      "approve or edit the problem analysis, pick the ideas to run, approve each experiment's plan and budget, and steer its steps, in the terminal",
     )
     .option(
       '--resume <run>',

@@ -13,6 +13,11 @@ import { createSandbox, type SandboxKind } from '../../sandbox/index.js';
 import { loadTask } from '../../tasks/load-task.js';
 import { measureStarter } from '../../tasks/measure-starter.js';
 import type { ExploredIdea } from '../exploration.js';
+import { approveExperiment, experimentChannel, ExplorationStopped } from '../explore-gates.js';
+import { resumeAgent } from '../../agent/resume.js';
+import { earlierExperimentRun, recordExperimentRun } from './experiment-runs.js';
+import { defaultAgentOptions } from '../../agent/agent-options.js';
+import type { FeedbackChannel } from '../../runs/feedback.js';
 import { confirmMetric } from './confirm-metric.js';
 import { buildExperimentTask, experimentMethodology } from './experiment-task.js';
 import { selectIdeas } from './select-ideas.js';
@@ -70,6 +75,13 @@ export interface RunExperimentsOptions {
   actions?: readonly ActionDefinition[];
   /** The problem analysis's keywords, for `--retrieve`. */
   keywords?: readonly string[];
+  /**
+   * The researcher (`--interactive`): approves each experiment's plan and budget, and steers
+   * its implement run step by step through the same channel.
+   */
+  feedback?: FeedbackChannel;
+  /** The compute the experiments may use, as the ideas were told (shown at the gate). */
+  compute?: string;
 }
 
 /**
@@ -138,6 +150,73 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
       : `did not run (exit ${String(baseline.execution.exitCode)})`,
   });
 
+  /** A new implement run for the idea: its candidates, the researcher's gate, its task. */
+  const startExperiment = async (idea: ExploredIdea, metric: TaskMetric, raw: string) => {
+    let candidates = '';
+    if (settings.retrieve !== undefined) {
+      const query = options.keywords?.[0] ?? idea.card.title;
+      const found = await searchHub(query, settings.retrieve);
+      mkdirSync(join(folder, idea.id), { recursive: true });
+      writeFileSync(
+        join(folder, idea.id, 'candidates.json'),
+        `${JSON.stringify(found, null, 2)}\n`,
+      );
+      run.emit({
+        type: 'log',
+        level: found.problem === undefined ? 'info' : 'warn',
+        message:
+          found.problem === undefined
+            ? `${idea.id}: ${found.candidates.length} Hub candidates for "${query}"`
+            : `${idea.id}: no Hub candidates, going on without them: ${found.problem}`,
+      });
+      candidates = renderCandidates(found, baselineTask.network);
+    }
+    const approved = await approveExperiment(run, options.feedback, idea, {
+      methodology: experimentMethodology(idea.card, metric, candidates),
+      maxSteps: settings.maxSteps ?? defaultAgentOptions.maxSteps,
+      compute: options.compute ?? 'as the prototype code runs',
+    });
+    const feedback =
+      options.feedback === undefined ? undefined : experimentChannel(idea.id, options.feedback);
+    const agent = {
+      ...(settings.maxSteps === undefined && approved.maxSteps === defaultAgentOptions.maxSteps
+        ? {}
+        : { maxSteps: approved.maxSteps }),
+      // Interactive explorations steer their experiments step by step, questions included.
+      ...(feedback === undefined ? {} : { interactive: true, questions: true }),
+    };
+    const taskDir = await buildExperimentTask({
+      codeDir: settings.codeDir,
+      destination: join(folder, idea.id, 'task'),
+      methodology: approved.methodology,
+      metric: metric,
+      name: `${idea.id}-${idea.card.title}`,
+      baselinePerformance: baselinePerformanceText(metric, raw),
+    });
+    return runImplement({
+      taskDir,
+      models: options.models,
+      sandbox: settings.sandbox,
+      python: interpreter,
+      gpu: settings.gpu,
+      ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
+      ...(Object.keys(agent).length === 0 ? {} : { agent }),
+      ...(feedback === undefined ? {} : { feedback }),
+      ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
+      ...(options.sinks === undefined ? {} : { sinks: options.sinks }),
+      ...(options.actions === undefined ? {} : { actions: options.actions }),
+      argv: ['explore', '--run', idea.id],
+      onRun: (child) => {
+        recordExperimentRun(folder, idea.id, child);
+        run.emit({
+          type: 'log',
+          level: 'info',
+          message: `experiment ${idea.id} runs as ${child.id}`,
+        });
+      },
+    });
+  };
+
   const records: ExperimentRecord[] = [];
   for (const idea of chosen) {
     const base = {
@@ -160,53 +239,29 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
       });
       continue;
     }
-    let candidates = '';
-    if (settings.retrieve !== undefined) {
-      const query = options.keywords?.[0] ?? idea.card.title;
-      const found = await searchHub(query, settings.retrieve);
-      mkdirSync(join(folder, idea.id), { recursive: true });
-      writeFileSync(
-        join(folder, idea.id, 'candidates.json'),
-        `${JSON.stringify(found, null, 2)}\n`,
-      );
-      run.emit({
-        type: 'log',
-        level: found.problem === undefined ? 'info' : 'warn',
-        message:
-          found.problem === undefined
-            ? `${idea.id}: ${found.candidates.length} Hub candidates for "${query}"`
-            : `${idea.id}: no Hub candidates, going on without them: ${found.problem}`,
-      });
-      candidates = renderCandidates(found, baselineTask.network);
-    }
-    const taskDir = await buildExperimentTask({
-      codeDir: settings.codeDir,
-      destination: join(folder, idea.id, 'task'),
-      methodology: experimentMethodology(idea.card, choice.metric, candidates),
-      metric: choice.metric,
-      name: `${idea.id}-${idea.card.title}`,
-      baselinePerformance: baselinePerformanceText(choice.metric, choice.reading.raw),
-    });
     try {
-      const result = await runImplement({
-        taskDir,
-        models: options.models,
-        sandbox: settings.sandbox,
-        python: interpreter,
-        gpu: settings.gpu,
-        ...(settings.strategy === undefined ? {} : { strategy: settings.strategy }),
-        ...(settings.maxSteps === undefined ? {} : { agent: { maxSteps: settings.maxSteps } }),
-        ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
-        ...(options.sinks === undefined ? {} : { sinks: options.sinks }),
-        ...(options.actions === undefined ? {} : { actions: options.actions }),
-        argv: ['explore', '--run', idea.id],
-        onRun: (child) =>
-          run.emit({
-            type: 'log',
-            level: 'info',
-            message: `experiment ${idea.id} runs as ${child.id}`,
-          }),
-      });
+      const earlier = earlierExperimentRun(folder, idea.id);
+      if (earlier !== undefined) {
+        run.emit({
+          type: 'log',
+          level: 'info',
+          message: `experiment ${idea.id}: ${earlier.ended ? 'keeps its finished run' : 'resumes its run'} ${earlier.runId}`,
+        });
+      }
+      const feedback =
+        options.feedback === undefined ? undefined : experimentChannel(idea.id, options.feedback);
+      const result =
+        earlier === undefined
+          ? await startExperiment(idea, choice.metric, choice.reading.raw)
+          : // Killed mid-run, it continues after its last completed step; ended, its result stands.
+            await resumeAgent(earlier.runDir, {
+              models: (child) => options.models(child),
+              ...(feedback === undefined ? {} : { feedback }),
+              ...(options.runsRoot === undefined ? {} : { runsRoot: options.runsRoot }),
+              ...(options.sinks === undefined ? {} : { sinks: options.sinks }),
+              ...(options.actions === undefined ? {} : { actions: options.actions }),
+              argv: ['explore', '--resume', idea.id],
+            });
       const value = result.metric?.value ?? null;
       const starter = result.metric?.starter ?? null;
       const record: ExperimentRecord = {
@@ -234,6 +289,8 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
         detail: `${result.outcome}; ${choice.metric.name} ${String(value)} vs baseline ${String(starter)} (run ${relative(run.dir, result.runDir)})`,
       });
     } catch (error) {
+      // The researcher's stop ends the exploration, not just this experiment.
+      if (error instanceof ExplorationStopped) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       records.push({ ...base, status: 'failed', reason });
       run.emit({ type: 'stage-end', stage: `experiment ${idea.id}`, ok: false, detail: reason });

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
+import { resumeExplore } from '../../src/explore/run-explore.js';
+import { readEvents } from '../../src/runs/read-events.js';
+import { experimentActions, exploreModels, ideaOf } from './experiment-resume-script.js';
+
+const runOf = (exploreDir: string, idea: string) =>
+  (
+    JSON.parse(readFileSync(join(exploreDir, 'experiments', idea, 'run.json'), 'utf8')) as {
+      runDir: string;
+    }
+  ).runDir;
+
+describe('codify explore --resume with experiments', () => {
+  it('keeps the finished experiment, resumes the killed one where it stopped, and starts the one never started', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'explore-exp-resume-'));
+    const marker = join(root, 'in-second-experiment');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/explore/experiment-resume-child.ts', root, marker],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    for (let waited = 0; !existsSync(marker) && waited < 60_000; waited += 20) await sleep(20);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const [exploreId] = readdirSync(join(root, 'runs')).filter((name) =>
+      existsSync(join(root, 'runs', name, 'explore-settings.json')),
+    );
+    const exploreDir = join(root, 'runs', exploreId ?? '');
+    const first = runOf(exploreDir, 'I1');
+    const second = runOf(exploreDir, 'I2');
+    expect(existsSync(join(first, 'result.json'))).toBe(true);
+    expect(existsSync(join(second, 'result.json'))).toBe(false);
+    expect(existsSync(join(exploreDir, 'experiments', 'I3'))).toBe(false);
+    const firstEvents = readEvents(first).events.length;
+
+    const { models, experiments } = exploreModels();
+    const result = await resumeExplore(exploreDir, {
+      models,
+      runsRoot: join(root, 'runs'),
+      experimentActions,
+    });
+    // The exploration's 5 calls (analysis, ideas, 3 reviews) answered from its log.
+    expect(result.reusedCalls).toBe(5);
+    // Asked again: the killed experiment's step 2 only, then the third experiment's 2 steps.
+    const asked = experiments.flatMap((caller) =>
+      caller.requests
+        .filter((request) => request.role === 'planner')
+        .map((request) => `${ideaOf(request)} ${request.label ?? ''}`),
+    );
+    expect(asked).toEqual([
+      'Feature noise step 2',
+      'Label smoothing step 1',
+      'Label smoothing step 2',
+    ]);
+    // The finished run is untouched; the killed one continued in its own folder.
+    expect(readEvents(first).events).toHaveLength(firstEvents);
+    expect(runOf(exploreDir, 'I2')).toBe(second);
+    const secondEvents = readEvents(second).events;
+    expect(secondEvents.filter((event) => event.type === 'run-start')).toHaveLength(2);
+    expect(secondEvents.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+
+    const records = JSON.parse(
+      readFileSync(join(exploreDir, 'experiments.json'), 'utf8'),
+    ) as ExperimentRecord[];
+    expect(records.map((record) => [record.idea, record.metric?.value, record.runDir])).toEqual([
+      ['I2', 0.9, second],
+      ['I3', 0.7, runOf(exploreDir, 'I3')],
+      ['I1', 0.6, first],
+    ]);
+    expect(readEvents(exploreDir).events.at(-1)).toMatchObject({
+      type: 'run-end',
+      status: 'completed',
+    });
+  }, 120_000);
+});

@@ -1,4 +1,4 @@
-import type { ChatMessage, RoleName, Usage } from '../llm/types.js';
+import type { RoleName, StoredMessage, Usage } from '../llm/types.js';
 
 export type RunMode = 'implement' | 'paper' | 'explore' | 'eval' | 'check';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'budget-exhausted';
@@ -49,7 +49,8 @@ export type CodifyEventBody =
       model: string;
       label?: string;
       system?: string;
-      messages: ChatMessage[];
+      /** Files appear by hash and size (StoredFile), never as bytes. */
+      messages: StoredMessage[];
       text: string;
       usage: Usage;
       costUsd: number | null;

@@ -133,6 +133,17 @@ export type CodifyEventBody =
   | { type: 'artifact-write'; path: string; kind: string; description?: string }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   | {
+      /** A paper read by the planner model from its PDF (`--paper-reader model`). */
+      type: 'paper-read';
+      path: string;
+      model: string;
+      /** Model calls it took: 1, or 2 when the first answer was re-asked. */
+      attempts: number;
+      sections: number;
+      equations: number;
+      characters: number;
+    }
+  | {
       /** Explore: the analysis's quotes checked against the papers; unverified ones named. */
       type: 'quote-check';
       checked: number;

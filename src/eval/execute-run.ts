@@ -80,7 +80,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     const resumable = state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile));
     if (state.kind === 'interrupted' && resumable) {
       const settings = await readSettings(state.runDir);
-      const replays = await positionedReplays(config, state.runDir, settings.strategy === 'agent');
+      const replays = positionedReplays(config, state.runDir, settings.strategy === 'agent');
       const models = { ...replays, ...suppliedModels(config, planned, options.answerers) };
       await resumeAgent(state.runDir, {
         models: (run) => createModelCaller(config, { run, models }),

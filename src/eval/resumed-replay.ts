@@ -13,13 +13,13 @@ import { readEvents } from '../runs/read-events.js';
  * last completed step, by asking them again exactly as logged (the replay still checks
  * each one against the recording). Runs without a checkpoint start over: nothing skipped.
  */
-export async function positionedReplays(
+export function positionedReplays(
   config: CodifyConfig,
   runDir: string,
   resumesAfterCheckpoint: boolean,
-): Promise<Record<string, Answerer>> {
+): Record<string, Answerer> {
   const cwd = config.cwd ?? process.cwd();
-  const answerers: Record<string, Answerer> = {};
+  const answerers: Record<string, ReplayAnswerer> = {};
   for (const role of roleNames) {
     for (const text of config.roles[role].models) {
       const spec = parseModelSpec(text);
@@ -36,19 +36,14 @@ export async function positionedReplays(
       typeof event.checkpoint === 'object' &&
       event.checkpoint !== null,
   );
-  const signal = new AbortController().signal;
   for (const event of events.slice(0, Math.max(0, lastStep))) {
     if (event.type !== 'llm-end') continue;
     const answerer = answerers[event.model];
     if (answerer === undefined) continue;
-    await answerer.answer({
-      callId: event.callId,
+    answerer.answerLogged({
       role: event.role,
-      spec: event.model,
       messages: event.messages,
       ...(event.system === undefined ? {} : { system: event.system }),
-      temperature: 0,
-      signal,
     });
   }
   return answerers;

@@ -5,6 +5,7 @@ import type { ExchangeSettings } from '../config/codify-config.js';
 import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { fence } from './markdown-fence.js';
+import { storedMessages } from './stored-messages.js';
 import { waitForCompleteFile } from './wait-for-file.js';
 
 /** The files of one exchange, named `NNNN-<role>.*` inside the folder. */
@@ -80,6 +81,7 @@ export class ExchangeAnswerer implements Answerer {
       request: join(this.folder, `${stem}.request.json`),
       response: join(this.folder, `${stem}.response.md`),
     };
+    const attached = this.writeFiles(request, stem);
     const json = {
       number,
       callId: request.callId,
@@ -87,7 +89,17 @@ export class ExchangeAnswerer implements Answerer {
       model: request.spec,
       label: request.label ?? null,
       system: request.system ?? null,
-      messages: request.messages,
+      messages: storedMessages(request.messages).map((message, index) =>
+        message.files === undefined
+          ? message
+          : {
+              ...message,
+              files: message.files.map((file, fileIndex) => ({
+                ...file,
+                path: attached[index]?.[fileIndex] ?? '',
+              })),
+            },
+      ),
       temperature: request.temperature,
       maxOutputTokens: request.maxOutputTokens ?? null,
       expect: request.expect ?? null,
@@ -95,7 +107,10 @@ export class ExchangeAnswerer implements Answerer {
     };
     writeAtomically(files.request, `${JSON.stringify(json, null, 2)}\n`);
     const messages = request.messages
-      .map((message, index) => `### ${index + 1}. ${message.role}\n\n${fence(message.content)}`)
+      .map(
+        (message, index) =>
+          `### ${index + 1}. ${message.role}\n\n${fence(message.content)}${attachedNote(attached[index] ?? [])}`,
+      )
       .join('\n\n');
     const prompt = loadPrompt('exchange-prompt', {
       number: String(number),
@@ -114,4 +129,37 @@ export class ExchangeAnswerer implements Answerer {
     writeAtomically(files.prompt, prompt);
     return files;
   }
+
+  /**
+   * Writes each message's files next to the prompt (`NNNN-<role>.m<message>-<k>.<ext>`) so the
+   * person or agent answering can open them; returns their paths, per message.
+   */
+  private writeFiles(request: AnswerRequest, stem: string): string[][] {
+    return request.messages.map((message, index) =>
+      (message.files ?? []).map((file, fileIndex) => {
+        const path = join(
+          this.folder,
+          `${stem}.m${index + 1}-${fileIndex + 1}${extensionFor(file.mediaType)}`,
+        );
+        writeFileSync(path, file.data);
+        return path;
+      }),
+    );
+  }
+}
+
+const extensions: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'text/plain': '.txt',
+};
+
+const extensionFor = (mediaType: string): string => extensions[mediaType] ?? '.bin';
+
+/** The line under a message that names its attached files, for whoever answers by hand. */
+function attachedNote(paths: string[]): string {
+  if (paths.length === 0) return '';
+  const list = paths.map((path) => `- ${path}`).join('\n');
+  return `\n\nAttached to this message (open ${paths.length === 1 ? 'it' : 'them'}; the model would read ${paths.length === 1 ? 'it' : 'them'} with the text):\n\n${list}`;
 }

@@ -1,10 +1,10 @@
-import type { ChatMessage, RoleName } from './types.js';
+import type { RoleName, StoredFile, StoredMessage } from './types.js';
 
 /** The parts of a request a replay must match. */
 export interface ComparableRequest {
   role: RoleName;
   system?: string;
-  messages: ChatMessage[];
+  messages: StoredMessage[];
 }
 
 export interface Difference {
@@ -86,15 +86,47 @@ export function firstDifference(
     }
     const content = textDifference(`messages[${index}].content`, before.content, now.content);
     if (content !== undefined) return content;
+    const files = fileDifference(`messages[${index}].files`, before.files ?? [], now.files ?? []);
+    if (files !== undefined) return files;
   }
   if (recorded.messages.length !== live.messages.length) {
-    const count = (messages: ChatMessage[]): string =>
+    const count = (messages: StoredMessage[]): string =>
       messages.length === 1 ? '1 message' : `${messages.length} messages`;
     return {
       where: `messages (count)`,
       recorded: count(recorded.messages),
       live: count(live.messages),
     };
+  }
+  return undefined;
+}
+
+const describeFile = (file: StoredFile | undefined): string =>
+  file === undefined
+    ? 'no file'
+    : `${file.mediaType} ${file.filename ?? '(unnamed)'}, ${file.size} bytes, sha256 ${file.sha256.slice(0, 12)}…`;
+
+/** Files must be the same bytes (by hash), in the same order; names may differ. */
+function fileDifference(
+  path: string,
+  recorded: StoredFile[],
+  live: StoredFile[],
+): Difference | undefined {
+  const count = Math.max(recorded.length, live.length);
+  for (let index = 0; index < count; index += 1) {
+    const before = recorded[index];
+    const now = live[index];
+    if (
+      before?.sha256 !== now?.sha256 ||
+      before?.mediaType !== now?.mediaType ||
+      before?.size !== now?.size
+    ) {
+      return {
+        where: `${path}[${index}]`,
+        recorded: describeFile(before),
+        live: describeFile(now),
+      };
+    }
   }
   return undefined;
 }

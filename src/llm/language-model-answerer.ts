@@ -2,6 +2,7 @@ import { generateText, type LanguageModel } from 'ai';
 import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
+import type { ChatMessage } from './types.js';
 import { parseModelSpec } from './model-spec.js';
 import { callAdjustments } from './provider-quirks.js';
 
@@ -47,14 +48,38 @@ function promptWithCacheMarks(
   request: AnswerRequest,
   mark: SharedV3ProviderOptions | undefined,
 ): { system?: string; messages: ModelMessage[] } {
-  const messages: ModelMessage[] = request.messages.map((message, index) =>
-    mark !== undefined && index === request.messages.length - 1
-      ? { role: message.role, content: message.content, providerOptions: mark }
-      : { role: message.role, content: message.content },
-  );
+  const messages: ModelMessage[] = request.messages.map((message, index) => {
+    const marked = mark !== undefined && index === request.messages.length - 1;
+    const model = toModelMessage(message);
+    return marked ? { ...model, providerOptions: mark } : model;
+  });
   if (request.system === undefined) return { messages };
   if (mark === undefined) return { system: request.system, messages };
   return {
     messages: [{ role: 'system', content: request.system, providerOptions: mark }, ...messages],
+  };
+}
+
+/**
+ * One message for the AI SDK: a plain string when it has no files (what every text call has
+ * always sent), else a text part followed by one file part per file, which each provider
+ * turns into its own form (Anthropic `document`, Google `inlineData`, OpenAI `input_file`).
+ */
+function toModelMessage(message: ChatMessage): ModelMessage {
+  const files = message.files ?? [];
+  if (files.length === 0 || message.role === 'assistant') {
+    return { role: message.role, content: message.content };
+  }
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: message.content },
+      ...files.map((file) => ({
+        type: 'file' as const,
+        data: file.data,
+        mediaType: file.mediaType,
+        ...(file.filename === undefined ? {} : { filename: file.filename }),
+      })),
+    ],
   };
 }

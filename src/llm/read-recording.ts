@@ -6,7 +6,17 @@ import type { RecordedCall } from './recorded-call.js';
 import { ReplayError } from './replay-errors.js';
 import { roleNames } from './types.js';
 
-const messageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() });
+const fileSchema = z.object({
+  mediaType: z.string(),
+  filename: z.string().optional(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+});
+const messageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  files: z.array(fileSchema).optional(),
+});
 const usageSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),

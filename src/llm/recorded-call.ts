@@ -1,4 +1,4 @@
-import type { ChatMessage, RoleName, Usage } from './types.js';
+import type { RoleName, StoredMessage, Usage } from './types.js';
 
 /** One line of a recording (`--record FILE`), as `replay:FILE` reads it back. */
 export interface RecordedCall {
@@ -8,7 +8,8 @@ export interface RecordedCall {
   /** The spec that answered. */
   model: string;
   system?: string;
-  messages: ChatMessage[];
+  /** Files by sha256, size and media type (see StoredFile), not their bytes. */
+  messages: StoredMessage[];
   text: string;
   usage: Usage;
   /** Dollars as paid when recorded; null when the price was unknown. */

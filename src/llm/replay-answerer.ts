@@ -1,8 +1,9 @@
 import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
-import { firstDifference } from './first-difference.js';
+import { firstDifference, type ComparableRequest } from './first-difference.js';
 import type { RecordedCall } from './recorded-call.js';
 import { readRecording } from './read-recording.js';
 import { ReplayError, ReplayMismatchError } from './replay-errors.js';
+import { storedMessages } from './stored-messages.js';
 
 export interface ReplayOptions {
   /**
@@ -31,13 +32,27 @@ export class ReplayAnswerer implements Answerer {
 
   answer(request: AnswerRequest): Promise<AnswerResult> {
     try {
-      return Promise.resolve(this.next(request));
+      return Promise.resolve(
+        this.next({
+          role: request.role,
+          ...(request.system === undefined ? {} : { system: request.system }),
+          messages: storedMessages(request.messages),
+        }),
+      );
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  private next(request: AnswerRequest): AnswerResult {
+  /**
+   * Answers a request as a run's event log holds it (files by hash), to move past the calls
+   * a resumed run completed before; checked against the recording like any call.
+   */
+  answerLogged(request: ComparableRequest): AnswerResult {
+    return this.next(request);
+  }
+
+  private next(request: ComparableRequest): AnswerResult {
     this.calls ??= readRecording(this.file);
     const recorded = this.calls[this.position];
     const number = this.position + 1;

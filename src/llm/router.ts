@@ -6,6 +6,7 @@ import { addAnswer, emptyTotals, type CallTotals } from './call-totals.js';
 import { ModelCallError } from './model-call-error.js';
 import { costOf } from './prices.js';
 import { RecordingWriter } from './recording-writer.js';
+import { storedMessages } from './stored-messages.js';
 import { abortReason, judgeFailure, retryDelay, sleep } from './retry-policy.js';
 import type { ModelAnswer, ModelCaller, ModelRequest, RoleName } from './types.js';
 
@@ -205,12 +206,13 @@ export class ModelRouter implements ModelCaller {
       attempts,
     };
     this.runningTotals = addAnswer(this.runningTotals, answer);
+    const messages = storedMessages(request.messages);
     this.recording?.write({
       call: callId,
       role: request.role,
       model: spec,
       ...optional('system', request.system),
-      messages: request.messages,
+      messages,
       text: result.text,
       usage: result.usage,
       costUsd,
@@ -222,7 +224,7 @@ export class ModelRouter implements ModelCaller {
       model: spec,
       ...optional('label', request.label),
       ...optional('system', request.system),
-      messages: request.messages,
+      messages,
       text: result.text,
       usage: result.usage,
       costUsd,

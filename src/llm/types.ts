@@ -2,9 +2,38 @@
 export const roleNames = ['planner', 'expert', 'worker', 'summarizer', 'judge'] as const;
 export type RoleName = (typeof roleNames)[number];
 
+/** A file sent with a message, e.g. a paper's PDF for a model that reads PDFs itself. */
+export interface ChatFile {
+  /** IANA media type, e.g. `application/pdf`. */
+  mediaType: string;
+  data: Uint8Array;
+  filename?: string;
+}
+
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: string;
+  /** Files sent after the text; only user messages carry them. Absent on text-only calls. */
+  files?: ChatFile[];
+}
+
+/**
+ * A file as recordings and events keep it: its hash and size instead of its bytes, so a
+ * recording stays small and readable and replay can still tell a different file apart.
+ */
+export interface StoredFile {
+  mediaType: string;
+  filename?: string;
+  /** Hex sha256 of the bytes. */
+  sha256: string;
+  size: number;
+}
+
+/** A message as recordings and events keep it (files by hash, see StoredFile). */
+export interface StoredMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  files?: StoredFile[];
 }
 
 export interface Usage {

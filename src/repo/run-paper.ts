@@ -1,7 +1,9 @@
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import type { ModelCaller, RoleName } from '../llm/types.js';
 import { fitDocument } from '../paper/fit-document.js';
 import { readPaper } from '../paper/read-paper.js';
+import type { PaperReader } from '../paper/paper-reader.js';
+import { checkPdfForModelReader, readPaperWithModel } from '../paper/read-paper-with-model.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { createRun, type Run } from '../runs/run.js';
 import type { EventSink } from '../runs/events.js';
@@ -20,6 +22,8 @@ import { splitRequirements } from './requirements.js';
 
 export interface RunPaperOptions {
   paperPath: string;
+  /** `model`: the planner reads the PDF itself, inside the run (default `local`). */
+  paperReader?: PaperReader;
   /** Builds the run's model caller once the run exists, so calls are logged in it. */
   models: (run: Run) => ModelCaller;
   /** The model specs per role, listed in run-start so the run says which models wrote it. */
@@ -54,7 +58,10 @@ const baselineModules = ['numpy'];
 export async function runPaper(
   options: RunPaperOptions,
 ): Promise<PaperToRepoResult & { run: Run }> {
-  const document = await readPaper(options.paperPath);
+  const byModel = options.paperReader === 'model';
+  // Read locally now; a model reads inside the run, so its call is logged and counted there.
+  const local = byModel ? undefined : await readPaper(options.paperPath);
+  if (byModel) await checkPdfForModelReader(options.paperPath);
   const sandboxKind = options.sandbox ?? 'bubblewrap';
   const sandbox = await createSandbox(sandboxKind);
   const choice = await findInterpreter(baselineModules, options.python);
@@ -66,7 +73,7 @@ export async function runPaper(
   }
   const run = createRun({
     mode: 'paper',
-    name: document.title || 'paper',
+    name: local?.title || basename(options.paperPath, extname(options.paperPath)) || 'paper',
     task: options.paperPath,
     ...(options.modelSpecs === undefined ? {} : { models: options.modelSpecs }),
     ...(options.runsRoot === undefined ? {} : { root: options.runsRoot }),
@@ -79,8 +86,11 @@ export async function runPaper(
     run.emit({
       type: 'stage-start',
       stage: 'ingest',
-      detail: `${document.source.format}: ${options.paperPath}`,
+      detail: `${local?.source.format ?? 'pdf, read by the planner model'}: ${options.paperPath}`,
     });
+    const document =
+      local ??
+      (await readPaperWithModel(options.paperPath, models, { emit: (event) => run.emit(event) }));
     const fitted = await fitDocument(document, {
       maxChars: options.paperMaxChars ?? 60_000,
       summarize: async (text, heading) =>

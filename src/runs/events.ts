@@ -1,4 +1,4 @@
-import type { ChatMessage, RoleName, Usage } from '../llm/types.js';
+import type { RoleName, StoredMessage, Usage } from '../llm/types.js';
 
 export type RunMode = 'implement' | 'paper' | 'explore' | 'eval' | 'check';
 export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'budget-exhausted';
@@ -49,7 +49,8 @@ export type CodifyEventBody =
       model: string;
       label?: string;
       system?: string;
-      messages: ChatMessage[];
+      /** Files appear by hash and size (StoredFile), never as bytes. */
+      messages: StoredMessage[];
       text: string;
       usage: Usage;
       costUsd: number | null;
@@ -131,6 +132,17 @@ export type CodifyEventBody =
   | { type: 'stage-end'; stage: string; ok: boolean; detail?: string }
   | { type: 'artifact-write'; path: string; kind: string; description?: string }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | {
+      /** A paper read by the planner model from its PDF (`--paper-reader model`). */
+      type: 'paper-read';
+      path: string;
+      model: string;
+      /** Model calls it took: 1, or 2 when the first answer was re-asked. */
+      attempts: number;
+      sections: number;
+      equations: number;
+      characters: number;
+    }
   | {
       /** Explore: the analysis's quotes checked against the papers; unverified ones named. */
       type: 'quote-check';

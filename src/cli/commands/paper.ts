@@ -1,7 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import type { PaperReader } from '../../paper/paper-reader.js';
+import { checkModelPdfReading, checkPdfForModelReader } from '../../paper/read-paper-with-model.js';
 import { runPaper } from '../../repo/run-paper.js';
+import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import type { Run } from '../../runs/run.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
@@ -22,6 +25,7 @@ interface PaperCommandOptions {
   network?: boolean;
   json?: boolean;
   root?: string;
+  paperReader: PaperReader;
 }
 
 function wholeNumber(flag: string, minimum: number) {
@@ -77,6 +81,7 @@ export function registerPaperCommand(program: Command): void {
       '--network',
       'let the smoke run, the tests and repair reach the network (e.g. to fetch data); default: offline',
     )
+    .addOption(paperReaderOption())
     .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line');
   addModelOptions(command).action(async (paper: string, options: PaperCommandOptions) => {
@@ -96,9 +101,14 @@ export function registerPaperCommand(program: Command): void {
     });
     try {
       // Bad model flags or missing API keys stop the command before a run folder is made.
+      if (options.paperReader === 'model') await checkPdfForModelReader(paper);
       const config = loadModelSetup(flags);
+      if (options.paperReader === 'model') {
+        await checkModelPdfReading(paper, config.roles.planner.models[0]);
+      }
       const result = await runPaper({
         paperPath: paper,
+        paperReader: options.paperReader,
         models: (run) => createRunModelCaller(flags, run),
         modelSpecs: modelSpecsOf(config),
         sandbox: options.sandbox,

@@ -1,8 +1,20 @@
-import type { Command } from 'commander';
-import { PaperError, readPaper, renderDocument } from '../../paper/index.js';
+import { type Command, Option } from 'commander';
+import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelsForCommand } from '../../llm/caller-for-command.js';
+import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../paper/index.js';
+import type { PaperReader } from '../../paper/paper-reader.js';
+import { paperReaders } from '../../paper/paper-reader.js';
+import {
+  checkModelPdfReading,
+  checkPdfForModelReader,
+  readPaperWithModel,
+} from '../../paper/read-paper-with-model.js';
 
 export interface ReadCommandOptions {
   json?: boolean;
+  paperReader?: PaperReader;
+  /** Model flags (--model, --planner, --config, --record …) for --paper-reader model. */
+  [flag: string]: unknown;
 }
 
 /** What `codify read` prints, and its exit code: 0, or 2 for a paper it cannot read. */
@@ -18,6 +30,26 @@ function fileErrorCode(error: unknown): string | undefined {
     : undefined;
 }
 
+const usageErrorNames = new Set(['ConfigError', 'ModelSpecError', 'MissingApiKeyError']);
+
+const money = (cost: number): string => `$${cost.toFixed(4)}`;
+
+/** `--paper-reader model`: the planner reads the PDF; returns the document and a cost line. */
+async function readWithModel(
+  paper: string,
+  options: ReadCommandOptions,
+): Promise<{ document: PaperDocument; note: string }> {
+  // The input is checked first: a .tex given by mistake needs no API key to be refused.
+  await checkPdfForModelReader(paper);
+  const { config, caller } = modelsForCommand(modelFlagsFrom(options));
+  await checkModelPdfReading(paper, config.roles.planner.models[0]);
+  const document = await readPaperWithModel(paper, caller);
+  const totals = caller.totals();
+  const cost = totals.unpricedCalls > 0 ? 'unknown' : money(totals.costUsd);
+  const note = `codify read: ${paper} read by ${caller.spec('planner')} in ${totals.calls} call(s): ${totals.inputTokens} tokens in, ${totals.outputTokens} out, cost ${cost}\n`;
+  return { document, note };
+}
+
 /**
  * Reads a paper the way `codify paper` does and returns what codify extracted: the
  * Markdown the prompts see (display equations as `$$ … $$`), or the document model as JSON.
@@ -27,12 +59,18 @@ export async function readCommandOutput(
   options: ReadCommandOptions,
 ): Promise<ReadCommandResult> {
   try {
-    const document = await readPaper(paper);
+    const { document, note } =
+      options.paperReader === 'model'
+        ? await readWithModel(paper, options)
+        : { document: await readPaper(paper), note: '' };
     const out =
       options.json === true ? `${JSON.stringify(document, null, 2)}\n` : renderDocument(document);
-    return { out, err: '', exitCode: 0 };
+    return { out, err: note, exitCode: 0 };
   } catch (error) {
     if (error instanceof PaperError) {
+      return { out: '', err: `codify read: ${error.message}\n`, exitCode: 2 };
+    }
+    if (error instanceof Error && usageErrorNames.has(error.name)) {
       return { out: '', err: `codify read: ${error.message}\n`, exitCode: 2 };
     }
     // A file the system will not let us read (permissions, a special file) is the user's to fix.
@@ -48,18 +86,29 @@ export async function readCommandOutput(
   }
 }
 
+/** The `--paper-reader` option shared by the commands that read papers. */
+export function paperReaderOption(): Option {
+  return new Option(
+    '--paper-reader <kind>',
+    'who reads a PDF paper: local (codify, free) or model (the planner reads the PDF itself; anthropic, google or openai; costs tokens)',
+  )
+    .choices([...paperReaders])
+    .default('local');
+}
+
 export function registerReadCommand(program: Command): void {
-  program
+  const command = program
     .command('read')
     .description(
       'print the paper as codify reads it (Markdown with $$ equations, or --json), to check the extraction before a run',
     )
     .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
     .option('--json', 'print the document model (title, authors, abstract, sections) as JSON')
-    .action(async (paper: string, options: ReadCommandOptions) => {
-      const result = await readCommandOutput(paper, options);
-      process.stdout.write(result.out);
-      process.stderr.write(result.err);
-      process.exitCode = result.exitCode;
-    });
+    .addOption(paperReaderOption());
+  addModelOptions(command).action(async (paper: string, options: ReadCommandOptions) => {
+    const result = await readCommandOutput(paper, options);
+    process.stdout.write(result.out);
+    process.stderr.write(result.err);
+    process.exitCode = result.exitCode;
+  });
 }

@@ -62,6 +62,8 @@ export function describeEvent(event: CodifyEvent): string | undefined {
       return `${event.level === 'info' ? '' : `${event.level}: `}${firstLine(event.message)}`;
     case 'feedback-request':
       return `  ${event.waiting ? 'waiting for an answer' : 'asked'} (${event.kind}): ${firstLine(event.title)}${event.questions === undefined || event.questions.length === 0 ? '' : ` · ${event.questions.length} ${event.questions.length === 1 ? 'question' : 'questions'}`}`;
+    case 'paper-read':
+      return `  read ${event.path} with ${event.model}: ${event.sections} sections, ${event.equations} display equations, ${event.characters} characters${event.attempts > 1 ? ` (asked ${event.attempts} times)` : ''}`;
     case 'quote-check': {
       const found = event.checked - event.unverified.length;
       const missing = event.unverified.map((quote) => quote.where).join(', ');

@@ -1,15 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionOptions } from 'bullmq';
+import type { RunArchive } from './run-archive.js';
 import { SuiteError } from './suite-error.js';
 
 /** The BullMQ queue every `codify eval --queue` and `codify worker` share. */
 export const queueName = 'codify-eval';
 
-/** One run of an evaluation, as a job: everything a worker needs is in the shared folder. */
+/**
+ * How a worker's run folders reach the evaluation: written into the evaluation folder the
+ * workers share, or packed into the job's result and unpacked by the coordinator.
+ */
+export type ResultsTransport = 'shared' | 'queue';
+
+/** One run of an evaluation, as a job: the suite and what it names are at the same paths. */
 export interface RunJob {
   suiteFile: string;
   evalDir: string;
   key: string;
+  /** Default `shared`. */
+  results?: ResultsTransport;
+  /** With `queue`: the cap on the compressed run folders. */
+  maxResultBytes?: number;
 }
 
 /** What a worker reports back for a run. */
@@ -21,6 +32,8 @@ export interface RunJobResult {
   costUsd: number;
   /** Set when the run had already finished and was not run again. */
   skipped?: boolean;
+  /** With `--results queue`: the combination's run folders. */
+  archive?: RunArchive;
 }
 
 /** The connection for a `redis://` or `rediss://` URL; anything else is a usage error. */

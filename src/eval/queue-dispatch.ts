@@ -3,9 +3,11 @@ import {
   jobIdFor,
   queueConnection,
   queueName,
+  type ResultsTransport,
   type RunJob,
   type RunJobResult,
 } from './queue-connection.js';
+import { defaultMaxResultBytes, unpackRoot } from './run-archive.js';
 import type { Dispatch } from './run-evaluation.js';
 import { stateOf } from './run-state.js';
 import { readEvents } from '../runs/read-events.js';
@@ -17,6 +19,10 @@ export interface QueueDispatchOptions {
   pollMs?: number;
   /** Tries per run when its job fails (default 2); a worker that dies is retried by BullMQ's stall check. */
   attempts?: number;
+  /** `shared` (default): workers write into the evaluation folder; `queue`: they send the run folders back in the job's result. */
+  results?: ResultsTransport;
+  /** With `queue`: the cap on one run's compressed folders (default 32 MB). */
+  maxResultBytes?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,8 +31,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs the combinations on `codify worker` processes through BullMQ: one job per run, its
  * id fixed by the evaluation folder and key; waits until every job has completed or
  * failed for good (or the signal stops the wait), reporting each run's start and end in
- * the evaluation's log as the workers' run folders show them. The evaluation folder must
- * be a folder the workers share.
+ * the evaluation's log as the workers' run folders show them. With `results: 'shared'` the
+ * evaluation folder must be a folder the workers share; with `'queue'` each run's folders
+ * come back compressed in its job's result and are unpacked here.
  */
 export function queueDispatch(options: QueueDispatchOptions): Dispatch {
   return async (context) => {
@@ -36,16 +43,35 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
     });
     try {
       const evalDir = context.options.evalDir;
+      const viaQueue = options.results === 'queue';
       const ids = new Map(unfinished.map((run) => [run.key, jobIdFor(evalDir, run.key)]));
+      // A job that failed for good under an earlier coordinator is tried again now.
+      for (const id of ids.values()) {
+        const earlier = await queue.getJob(id);
+        if (earlier !== undefined && (await earlier.getState()) === 'failed')
+          await earlier.remove();
+      }
       await queue.addBulk(
         unfinished.map((run) => ({
           name: run.key,
-          data: { suiteFile: context.options.suite.file, evalDir, key: run.key },
+          data: {
+            suiteFile: context.options.suite.file,
+            evalDir,
+            key: run.key,
+            ...(viaQueue
+              ? {
+                  results: 'queue' as const,
+                  maxResultBytes: options.maxResultBytes ?? defaultMaxResultBytes,
+                }
+              : {}),
+          },
           opts: {
             jobId: ids.get(run.key) ?? '',
             attempts: options.attempts ?? 2,
-            removeOnComplete: true,
-            removeOnFail: true,
+            // A result that carries the run folders is kept until it has been unpacked here.
+            removeOnComplete: !viaQueue,
+            // Kept until seen here: a job gone could not tell a failure from a success.
+            removeOnFail: false,
           },
         })),
       );
@@ -83,6 +109,19 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
           if (!ended) continue;
           pending.delete(key);
           if (running.delete(key)) progress.running -= 1;
+          const failedReason =
+            state === 'failed' ? (job?.failedReason ?? 'the job failed') : undefined;
+          if (state === 'failed') await job?.remove();
+          let unpackProblem: string | undefined;
+          if (viaQueue && job !== undefined && state === 'completed') {
+            const archive = job.returnvalue.archive;
+            try {
+              if (archive !== undefined) await unpackRoot(archive, run.root, evalDir);
+              await job.remove();
+            } catch (error) {
+              unpackProblem = `could not unpack the run folders: ${error instanceof Error ? error.message : String(error)}`;
+            }
+          }
           progress.done += 1;
           const durationMs = Date.now() - (began.get(key) ?? Date.now());
           progress.runFinished(durationMs);
@@ -98,7 +137,8 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
             key,
             status: finished.kind === 'finished' ? finished.status : 'failed',
             ...(finished.kind === 'new' ? {} : { runDir: finished.runDir }),
-            ...(state === 'failed' ? { message: job?.failedReason ?? 'the job failed' } : {}),
+            ...(failedReason === undefined ? {} : { message: failedReason }),
+            ...(unpackProblem === undefined ? {} : { message: unpackProblem }),
             durationMs,
           });
           log.emit(progress.event());

@@ -56,4 +56,20 @@ describe('codify eval (CLI)', () => {
       `codify eval: no evaluation in ${out}: run codify eval examples/eval/ci-suite.yaml first`,
     );
   });
+
+  it('exits 2 for --results without --queue, and for a --results that is neither shared nor queue', async () => {
+    const alone = await codify(['eval', 'examples/eval/ci-suite.yaml', '--results', 'queue']);
+    expect(alone.status).toBe(2);
+    expect(alone.output).toContain('codify eval: --results is for --queue');
+    const unknown = await codify([
+      'eval',
+      'examples/eval/ci-suite.yaml',
+      '--queue',
+      'redis://127.0.0.1:1',
+      '--results',
+      'mail',
+    ]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.output).toContain('Allowed choices are shared, queue');
+  });
 });

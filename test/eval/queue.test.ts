@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
@@ -9,6 +8,7 @@ import { queueDispatch } from '../../src/eval/queue-dispatch.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { makeEvalFolder } from './eval-fixture.js';
+import { freePort, startRedis } from './redis-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const children: ChildProcess[] = [];
@@ -16,42 +16,6 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(redis);
-  let output = '';
-  redis.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (
-    let waited = 0;
-    !output.includes('Ready to accept connections') && waited < 20_000;
-    waited += 50
-  ) {
-    if (redis.exitCode !== null) throw new Error(`redis-server exited: ${output}`);
-    await sleep(50);
-  }
-  return redis;
-}
 
 function startWorker(url: string): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/eval/worker-child.ts', url], {
@@ -80,7 +44,7 @@ function folders(evalDir: string, key: string) {
 describe('codify eval --queue with codify worker', () => {
   it('spreads the runs over two workers; a worker killed mid-run has its run finished by the other, every run exactly once', async () => {
     const port = await freePort();
-    await startRedis(port);
+    await startRedis(port, children);
     const url = `redis://127.0.0.1:${port}`;
     const { base, taskDir } = makeEvalFolder();
     const suiteFile = join(base, 'suite.yaml');

@@ -5,8 +5,8 @@ import { startWorker } from '../../src/eval/run-worker.js';
 import { agentAnswer } from './agent-script.js';
 import { scriptedAnswerer } from './eval-fixture.js';
 
-const [url] = process.argv.slice(2);
-if (url === undefined) throw new Error('usage: worker-child REDIS_URL');
+const [url, workDir] = process.argv.slice(2);
+if (url === undefined) throw new Error('usage: worker-child REDIS_URL [WORK_DIR]');
 const worker = startWorker({
   url,
   baseConfig: defaultConfig(),
@@ -18,6 +18,8 @@ const worker = startWorker({
   // Short, so a killed worker's run is handed on within seconds.
   lockDurationMs: 2000,
   stalledIntervalMs: 1000,
+  // Where runs whose folders go back through the queue are made.
+  ...(workDir === undefined ? {} : { workDir }),
 });
 process.on('SIGTERM', () => {
   void worker.close().then(() => process.exit(0));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { collectEvaluation } from '../../eval/collect-evaluation.js';
@@ -23,6 +23,8 @@ interface EvalCommandOptions {
   root?: string;
   reportOnly?: boolean;
   queue?: string;
+  results?: 'shared' | 'queue';
+  maxResultMb?: number;
   json?: boolean;
 }
 
@@ -31,7 +33,7 @@ export function registerEvalCommand(program: Command): void {
   const command = program
     .command('eval')
     .description(
-      "run a suite (tasks and papers × strategies × models × trials) and report the seed papers' metrics",
+      "run a suite (tasks, papers and explorations × strategies × models × trials) and report the seed papers' metrics",
     )
     .argument('<suite>', 'the suite file (YAML or JSON)')
     .option(
@@ -50,7 +52,18 @@ export function registerEvalCommand(program: Command): void {
     )
     .option(
       '--queue <url>',
-      'enqueue the runs on this Redis for `codify worker` processes (the --out folder must be shared with them)',
+      'enqueue the runs on this Redis for `codify worker` processes (the --out folder shared with them, or --results queue)',
+    )
+    .addOption(
+      new Option(
+        '--results <where>',
+        'with --queue: how run folders come back: written by the workers into the shared --out folder, or sent back through the queue',
+      ).choices(['shared', 'queue']),
+    )
+    .option(
+      '--max-result-mb <n>',
+      "with --results queue: the cap on one run's compressed folders (default 32)",
+      positiveNumber('--max-result-mb', false),
     )
     .option('--json', 'print every evaluation event as one JSON line');
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
@@ -75,6 +88,10 @@ export function registerEvalCommand(program: Command): void {
     process.on('SIGINT', onInterrupt);
     try {
       if (options.queue !== undefined) queueConnection(options.queue);
+      if (options.queue === undefined && options.results !== undefined)
+        throw new Error('--results is for --queue: give the Redis URL the workers take runs from');
+      if (options.results !== 'queue' && options.maxResultMb !== undefined)
+        throw new Error('--max-result-mb is for --results queue');
       const suite = loadSuite(suitePath);
       const evalDir =
         options.out ?? join(resolveRunsRoot(options.root), `eval-${slugify(suite.name)}`);
@@ -103,7 +120,15 @@ export function registerEvalCommand(program: Command): void {
           signal: controller.signal,
           ...(options.queue === undefined
             ? {}
-            : { dispatch: queueDispatch({ url: options.queue }) }),
+            : {
+                dispatch: queueDispatch({
+                  url: options.queue,
+                  ...(options.results === undefined ? {} : { results: options.results }),
+                  ...(options.maxResultMb === undefined
+                    ? {}
+                    : { maxResultBytes: Math.round(options.maxResultMb * 1048576) }),
+                }),
+              }),
         });
       }
       renderer.finish();

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
@@ -8,6 +9,7 @@ import { positiveNumber } from './implement.js';
 interface WorkerCommandOptions {
   queue: string;
   concurrency?: number;
+  workDir?: string;
 }
 
 /** `codify worker --queue URL`: runs evaluation runs from the queue until stopped. */
@@ -23,6 +25,10 @@ export function registerWorkerCommand(program: Command): void {
       '--concurrency <n>',
       'runs at a time in this worker (default 1)',
       positiveNumber('--concurrency', true),
+    )
+    .option(
+      '--work-dir <dir>',
+      'where runs of `codify eval --results queue` are made before they are sent back (default <tmp>/codify-worker)',
     );
   addModelOptions(command).action(async (options: WorkerCommandOptions) => {
     try {
@@ -34,6 +40,7 @@ export function registerWorkerCommand(program: Command): void {
         url: options.queue,
         baseConfig,
         concurrency: options.concurrency ?? 1,
+        ...(options.workDir === undefined ? {} : { workDir: resolve(options.workDir) }),
         onJob: ({ key, phase, result, error }) => {
           const line =
             phase === 'start'

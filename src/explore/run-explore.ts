@@ -441,10 +441,15 @@ async function explore(
     }
     const best = ranked[0];
     const measured = experiments?.[0];
-    const improvement = measured?.metric?.improvement ?? null;
+    const improvement =
+      measured?.metric?.seeds?.improvement ?? measured?.metric?.improvement ?? null;
+    const over =
+      measured?.metric?.seeds === undefined
+        ? 'over the baseline'
+        : `over the baseline, mean of ${measured.metric.seeds.runs.length} seeds`;
     run.close(
       'completed',
-      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} over the baseline)`}`,
+      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} ${over})`}`,
       {
         ideas: ideasJson,
         report: report ?? ideasMarkdown,

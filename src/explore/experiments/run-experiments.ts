@@ -21,6 +21,7 @@ import type { FeedbackChannel } from '../../runs/feedback.js';
 import { confirmMetric } from './confirm-metric.js';
 import { buildExperimentTask, experimentMethodology } from './experiment-task.js';
 import { selectIdeas } from './select-ideas.js';
+import { runSeeds, summarizeSeeds, type SeedSummary } from './seed-runs.js';
 
 export interface ExperimentSettings {
   /** `--run`: top:K, K, or idea ids. */
@@ -61,6 +62,12 @@ export interface ExperimentRecord {
     baseline: number | null;
     /** value − baseline, signed so that positive is better; null when either is missing. */
     improvement: number | null;
+    /**
+     * The final script run once per seed of the plan (`--seed N`), each run's output in the
+     * implement run's outputs/: mean, spread, per-seed values and the effect beyond the
+     * margin the ranking uses. Absent when no final script ran or no seed printed a value.
+     */
+    seeds?: SeedSummary;
   };
 }
 
@@ -264,6 +271,25 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
             });
       const value = result.metric?.value ?? null;
       const starter = result.metric?.starter ?? null;
+      const seeds =
+        result.finalScript === null
+          ? null
+          : summarizeSeeds(
+              await runSeeds({
+                run,
+                file: join(folder, idea.id, 'seeds.json'),
+                runDir: result.runDir,
+                script: relative(result.runDir, result.finalScript),
+                task: baselineTask,
+                metric: choice.metric,
+                seeds: idea.card.experimentPlan.seeds,
+                sandbox,
+                interpreter,
+                gpu: settings.gpu,
+              }),
+              choice.metric.goal,
+              starter,
+            );
       const record: ExperimentRecord = {
         ...base,
         status: 'ran',
@@ -279,6 +305,7 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
           value,
           baseline: starter,
           improvement: improvementOf(choice.metric.goal, value, starter),
+          ...(seeds === null ? {} : { seeds }),
         },
       };
       records.push(record);
@@ -286,7 +313,7 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
         type: 'stage-end',
         stage: `experiment ${idea.id}`,
         ok: true,
-        detail: `${result.outcome}; ${choice.metric.name} ${String(value)} vs baseline ${String(starter)} (run ${relative(run.dir, result.runDir)})`,
+        detail: `${result.outcome}; ${choice.metric.name} ${String(value)} vs baseline ${String(starter)}${seeds === null ? '' : `; ${seeds.runs.length} seeds: ${seeds.mean} ± ${seeds.sd}`} (run ${relative(run.dir, result.runDir)})`,
       });
     } catch (error) {
       // The researcher's stop ends the exploration, not just this experiment.
@@ -301,9 +328,14 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
   return ranked;
 }
 
-/** Measured improvement first (best first), then ideas without a measurement, by judge score. */
+/**
+ * Measured effect first (best first): the seeds' improvement beyond their margin where the
+ * seeds were run, else the single run's improvement; then ideas without a measurement, by
+ * judge score.
+ */
 export function rankByMeasurement(records: readonly ExperimentRecord[]): ExperimentRecord[] {
-  const measured = (record: ExperimentRecord) => record.metric?.improvement ?? null;
+  const measured = (record: ExperimentRecord) =>
+    record.metric?.seeds?.effect ?? record.metric?.improvement ?? null;
   return [...records].sort((first, second) => {
     const a = measured(first);
     const b = measured(second);

@@ -71,6 +71,11 @@ export interface RunExploreOptions {
    * ideas to run. Without it the exploration goes on by its settings.
    */
   feedback?: FeedbackChannel;
+  /**
+   * `--resume` with `--parallel N`: how many experiments run at once from now on (the caller
+   * the interface builds depends on it, so it is the resuming command's, not the saved one).
+   */
+  resumeParallel?: number;
 }
 
 export interface ExploreResult {
@@ -162,7 +167,14 @@ export async function resumeExplore(
       `${dir} is not an exploration (it has no ${settingsFile}); give an explore run`,
     );
   }
-  const settings = JSON.parse(readFileSync(path, 'utf8')) as ExploreSettings;
+  const saved = JSON.parse(readFileSync(path, 'utf8')) as ExploreSettings;
+  const settings: ExploreSettings =
+    saved.experiments === undefined
+      ? saved
+      : {
+          ...saved,
+          experiments: { ...saved.experiments, parallel: options.resumeParallel ?? 1 },
+        };
   const { events } = readEvents(dir);
   // A failed exploration may be resumed (e.g. after a provider outage); a finished one not.
   const ended = events.findLast(
@@ -441,10 +453,15 @@ async function explore(
     }
     const best = ranked[0];
     const measured = experiments?.[0];
-    const improvement = measured?.metric?.improvement ?? null;
+    const improvement =
+      measured?.metric?.seeds?.improvement ?? measured?.metric?.improvement ?? null;
+    const over =
+      measured?.metric?.seeds === undefined
+        ? 'over the baseline'
+        : `over the baseline, mean of ${measured.metric.seeds.runs.length} seeds`;
     run.close(
       'completed',
-      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} over the baseline)`}`,
+      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} ${over})`}`,
       {
         ideas: ideasJson,
         report: report ?? ideasMarkdown,

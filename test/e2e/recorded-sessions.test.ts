@@ -124,17 +124,26 @@ describe('recorded sessions replayed end to end', () => {
     const experiments = JSON.parse(readFileSync(join(folder, 'experiments.json'), 'utf8')) as {
       idea: string;
       status: string;
-      metric?: { value: number | null; baseline: number | null; improvement: number | null };
+      metric?: {
+        value: number | null;
+        baseline: number | null;
+        improvement: number | null;
+        seeds?: { mean: number; improvement: number; beyondMargin: boolean; runs: unknown[] };
+      };
     }[];
     // The judge preferred I2; the measurements rank I1 first.
     expect(experiments.map((record) => [record.idea, record.status])).toEqual([
       ['I1', 'ran'],
       ['I2', 'ran'],
     ]);
-    expect(experiments[0]?.metric).toMatchObject({ value: 0.9938, baseline: 0.6605 });
-    expect(experiments[1]?.metric?.improvement).toBeLessThan(0);
-    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(
-      'supported: better than the baseline',
-    );
+    expect(experiments[0]?.metric).toMatchObject({ value: 1, baseline: 0.6605 });
+    expect(experiments[0]?.metric?.seeds).toMatchObject({ mean: 0.993833333, beyondMargin: true });
+    // I2's seed 0 beats the baseline's 3-seed mean; its three seeds, each run alone, do not.
+    expect(experiments[1]?.metric?.improvement).toBeGreaterThan(0);
+    expect(experiments[1]?.metric?.seeds?.runs).toHaveLength(3);
+    expect(experiments[1]?.metric?.seeds?.improvement).toBeLessThan(0);
+    const report = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(report).toContain("supported: better than the baseline beyond the seeds' margin");
+    expect(report).toContain("not supported: the seeds' mean is worse than the baseline");
   });
 });

@@ -88,14 +88,19 @@ describe('codify explore (command)', () => {
     );
   });
 
-  it('exits 2 naming the problem for a missing paper, no paper, bad notes, a bad flag or --run without --code', async () => {
+  it('exits 2 naming the problem for a missing paper, no paper, bad notes, a bad flag, --run without --code or --parallel with --record', async () => {
     // In parallel: each child spends most of its time starting up.
-    const [missing, none, notes, flag, runWithoutCode] = await Promise.all([
+    const [missing, none, notes, flag, runWithoutCode, parallelRecord] = await Promise.all([
       runChild(['/no/such/paper.md', '--model', 'exchange:/tmp/x']),
       runChild(['--model', 'exchange:/tmp/x']),
       runChild([mixupPaper, '--notes', '/no/notes.txt', '--model', 'exchange:/tmp/x']),
       runChild([mixupPaper, '--ideas', 'many']),
       runChild([mixupPaper, '--run', 'top:2', '--model', 'exchange:/tmp/x']),
+      runChild([
+        mixupPaper,
+        ...['--run', 'top:2', '--code', tmpdir(), '--parallel', '2'],
+        ...['--model', 'exchange:/tmp/x', '--record', join(tmpdir(), 'never-written.jsonl')],
+      ]),
     ]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('Paper not found: /no/such/paper.md');
@@ -107,5 +112,7 @@ describe('codify explore (command)', () => {
     expect(flag.stderr).toContain('--ideas expects a whole number from 1 to 20 (got "many")');
     expect(runWithoutCode.status).toBe(2);
     expect(runWithoutCode.stderr).toContain('--run and --code go together');
+    expect(parallelRecord.status).toBe(2);
+    expect(parallelRecord.stderr).toContain('record and replay with --parallel 1');
   });
 });

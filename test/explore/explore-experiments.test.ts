@@ -157,6 +157,8 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
     const end = JSON.parse(
       readFileSync(join(result.run.dir, 'events.jsonl'), 'utf8').trim().split('\n').at(-1) ?? '{}',
     ) as { reason?: string };
-    expect(end.reason).toContain('best measured: I2 (accuracy +0.4 over the baseline)');
+    expect(end.reason).toContain(
+      'best measured: I2 (accuracy +0.4 over the baseline, mean of 5 seeds)',
+    );
   });
 });

@@ -38,6 +38,7 @@ interface ExploreCommandOptions {
   run?: string;
   code?: string;
   maxSteps?: number;
+  parallel: number;
   python?: string;
   sandbox: 'bubblewrap' | 'none';
   root?: string;
@@ -148,6 +149,12 @@ export function registerExploreCommand(program: Command): void {
       'agent steps per experiment (default 50)',
       wholeNumber('--max-steps', 1),
     )
+    .option(
+      '--parallel <n>',
+      'experiments run at the same time, each with its own model caller',
+      wholeNumber('--parallel', 1, 16),
+      1,
+    )
     .option('--python <path>', 'the Python interpreter for the experiments')
     .addOption(
       new Option('--sandbox <kind>', 'where experiment code runs')
@@ -205,12 +212,24 @@ export function registerExploreCommand(program: Command): void {
           'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
         );
       }
+      // A recording holds one session in call order, which experiments running side by side
+      // would interleave; so record and replay one experiment at a time.
+      const replays = Object.values(config.roles).some((role) =>
+        role.models.some((model) => model.startsWith('replay:')),
+      );
+      if (options.parallel > 1 && (config.record !== undefined || replays)) {
+        throw new ExploreInputError(
+          '--parallel runs experiments side by side, which a recording (--record) or a replay (replay:FILE) cannot follow: record and replay with --parallel 1',
+        );
+      }
       // One caller for the exploration and its experiment runs, each call logged in the run
       // that made it: a recording (--record) and a replay (replay:FILE) hold one session.
+      // With --parallel, each experiment run has its own caller.
       let shared: ModelRouter | undefined;
       const common = {
         models: (run: Parameters<typeof createRunModelCaller>[1]) => {
           if (shared === undefined) shared = createRunModelCaller(flags, run);
+          else if (options.parallel > 1) return createRunModelCaller(flags, run);
           else shared.useRun(run);
           return shared;
         },
@@ -221,7 +240,10 @@ export function registerExploreCommand(program: Command): void {
       };
       let result: ExploreResult;
       if (options.resume !== undefined) {
-        result = await resumeExplore(options.resume, common);
+        result = await resumeExplore(options.resume, {
+          ...common,
+          resumeParallel: options.parallel,
+        });
       } else {
         const settings: ExploreSettings = {
           paperPaths: papers,
@@ -243,6 +265,7 @@ export function registerExploreCommand(program: Command): void {
                   gpu: options.gpu ?? false,
                   ...(options.python === undefined ? {} : { python: options.python }),
                   ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+                  ...(options.parallel > 1 ? { parallel: options.parallel } : {}),
                   ...(options.retrieve === true
                     ? {
                         retrieve: {

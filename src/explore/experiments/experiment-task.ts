@@ -24,6 +24,7 @@ export function experimentMethodology(
     ablations: plan.ablations.length === 0 ? 'none' : plan.ablations.join('; '),
     stopCriteria: plan.stopCriteria,
     seeds: plan.seeds.join(', '),
+    firstSeed: String(plan.seeds[0] ?? 0),
     metricLine: `${metric.name}: <value>`,
     direction: metric.goal === 'max' ? 'higher is better' : 'lower is better',
     candidates,

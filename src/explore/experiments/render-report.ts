@@ -4,9 +4,24 @@ import type { ExperimentRecord } from './run-experiments.js';
 const number = (value: number | null | undefined) =>
   value === null || value === undefined ? 'none' : String(value);
 
+const seedCell = (record: ExperimentRecord) => {
+  const seeds = record.metric?.seeds;
+  if (seeds === undefined) return 'none';
+  const printed = seeds.runs.filter((entry) => entry.value !== null).length;
+  return `${seeds.mean} ± ${seeds.sd} (${printed}/${seeds.runs.length})`;
+};
+
 /** Whether the measurement supports the hypothesis: better than the baseline on its metric. */
 export function verdictOf(record: ExperimentRecord): string {
   if (record.status !== 'ran') return `not tested (${record.status}: ${record.reason})`;
+  const seeds = record.metric?.seeds;
+  if (seeds !== undefined) {
+    if (seeds.beyondMargin) return "supported: better than the baseline beyond the seeds' margin";
+    if (seeds.improvement > 0)
+      return "not supported: better than the baseline, but within the seeds' margin";
+    if (seeds.improvement === 0) return "not supported: the seeds' mean equals the baseline";
+    return "not supported: the seeds' mean is worse than the baseline";
+  }
   const improvement = record.metric?.improvement ?? null;
   if (improvement === null) return 'not measured: the run printed no value for the metric';
   if (improvement > 0) return 'supported: better than the baseline';
@@ -30,15 +45,18 @@ export function renderExperimentReport(
   const lines = [
     '# Experiments',
     '',
-    'Ideas ranked by the improvement their experiment measured over the baseline (positive is',
-    "better for the metric's goal); the judge's score (ideas.json) beside it. Each result and",
-    'baseline is `metric.value` and `metric.starter` of the run linked in its row.',
+    'Ideas ranked by the effect their experiment measured over the baseline (positive is',
+    "better for the metric's goal): the seeds' mean improvement less its margin (two standard",
+    "errors) where the plan's seeds ran, else the single run's improvement; the judge's score",
+    '(ideas.json) beside it. Each result and baseline is `metric.value` and `metric.starter` of',
+    "the run linked in its row; each seed value is the last metric line of that run's",
+    '`outputs/seed-N-*.txt`.',
     '',
-    '| rank | idea | metric | goal | result | baseline | improvement | judge | run |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| rank | idea | metric | goal | result | baseline | improvement | judge | run | seeds mean ± sd | margin | effect |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...records.map(
       (record, index) =>
-        `| ${index + 1} | ${record.idea} ${record.title.replace(/\|/g, '\\|')} | ${record.metric?.name ?? '—'} | ${record.metric?.goal ?? '—'} | ${number(record.metric?.value)} | ${number(record.metric?.baseline)} | ${number(record.metric?.improvement)} | ${record.judgeScore.toFixed(2)} | ${where(record)} |`,
+        `| ${index + 1} | ${record.idea} ${record.title.replace(/\|/g, '\\|')} | ${record.metric?.name ?? '—'} | ${record.metric?.goal ?? '—'} | ${number(record.metric?.value)} | ${number(record.metric?.baseline)} | ${number(record.metric?.improvement)} | ${record.judgeScore.toFixed(2)} | ${where(record)} | ${seedCell(record)} | ${number(record.metric?.seeds?.margin)} | ${number(record.metric?.seeds?.effect)} |`,
     ),
     '',
   ];
@@ -50,6 +68,17 @@ export function renderExperimentReport(
       '',
       `**What ran.** ${record.status === 'ran' ? `an implement run, ${record.runDir === undefined ? '' : relative(exploreRunDir, record.runDir)}, outcome ${record.outcome ?? ''}: ${record.reason}` : `nothing: ${record.reason}`}`,
       '',
+      ...(record.metric?.seeds === undefined
+        ? []
+        : [
+            `**Seeds.** ${record.metric.seeds.runs
+              .map(
+                (entry) =>
+                  `seed ${entry.seed}: ${number(entry.value)} ([output](${relative(exploreRunDir, entry.outputPath)}))`,
+              )
+              .join('; ')}.`,
+            '',
+          ]),
       `**Verdict.** ${verdictOf(record)}.`,
       '',
     );

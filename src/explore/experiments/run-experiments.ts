@@ -21,6 +21,8 @@ import type { FeedbackChannel } from '../../runs/feedback.js';
 import { confirmMetric } from './confirm-metric.js';
 import { buildExperimentTask, experimentMethodology } from './experiment-task.js';
 import { selectIdeas } from './select-ideas.js';
+import { inPool, oneAtATime } from './experiment-pool.js';
+import { runSeeds, summarizeSeeds, type SeedSummary } from './seed-runs.js';
 
 export interface ExperimentSettings {
   /** `--run`: top:K, K, or idea ids. */
@@ -33,6 +35,8 @@ export interface ExperimentSettings {
   /** Agent steps per experiment (default the agent's 50). */
   maxSteps?: number;
   strategy?: StrategyName;
+  /** `--parallel`: experiments run at the same time (default 1, one after another). */
+  parallel?: number;
   /** `--retrieve`: list Hugging Face Hub candidates for each experiment. */
   retrieve?: { baseUrl?: string; cacheDir: string; retries?: number; baseDelayMs?: number };
 }
@@ -61,6 +65,12 @@ export interface ExperimentRecord {
     baseline: number | null;
     /** value − baseline, signed so that positive is better; null when either is missing. */
     improvement: number | null;
+    /**
+     * The final script run once per seed of the plan (`--seed N`), each run's output in the
+     * implement run's outputs/: mean, spread, per-seed values and the effect beyond the
+     * margin the ranking uses. Absent when no final script ran or no seed printed a value.
+     */
+    seeds?: SeedSummary;
   };
 }
 
@@ -107,6 +117,8 @@ export function improvementOf(goal: 'max' | 'min', value: number | null, baselin
  */
 export async function runExperiments(options: RunExperimentsOptions): Promise<ExperimentRecord[]> {
   const { run, settings } = options;
+  // Experiments running side by side ask the researcher one request at a time.
+  const channel = options.feedback === undefined ? undefined : oneAtATime(options.feedback);
   const chosen = selectIdeas(settings.select, options.ideas);
   const folder = join(run.dir, 'experiments');
   const baselineTaskDir = await buildExperimentTask({
@@ -171,13 +183,12 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
       });
       candidates = renderCandidates(found, baselineTask.network);
     }
-    const approved = await approveExperiment(run, options.feedback, idea, {
+    const approved = await approveExperiment(run, channel, idea, {
       methodology: experimentMethodology(idea.card, metric, candidates),
       maxSteps: settings.maxSteps ?? defaultAgentOptions.maxSteps,
       compute: options.compute ?? 'as the prototype code runs',
     });
-    const feedback =
-      options.feedback === undefined ? undefined : experimentChannel(idea.id, options.feedback);
+    const feedback = channel === undefined ? undefined : experimentChannel(idea.id, channel);
     const agent = {
       ...(settings.maxSteps === undefined && approved.maxSteps === defaultAgentOptions.maxSteps
         ? {}
@@ -217,8 +228,10 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
     });
   };
 
-  const records: ExperimentRecord[] = [];
-  for (const idea of chosen) {
+  // Ideas run `parallel` at a time; each record keeps its idea's place, so the result does
+  // not depend on which finished first.
+  const records: (ExperimentRecord | undefined)[] = chosen.map(() => undefined);
+  const runOne = async (idea: ExploredIdea, slot: number): Promise<void> => {
     const base = {
       idea: idea.id,
       title: idea.card.title,
@@ -230,14 +243,14 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
       ? confirmMetric(idea.card, baselineOutput, baselineTask.metric)
       : { problem: `the baseline does not run (see ${baseline.execution.outputPath})` };
     if ('problem' in choice) {
-      records.push({ ...base, status: 'skipped', reason: choice.problem });
+      records[slot] = { ...base, status: 'skipped', reason: choice.problem };
       run.emit({
         type: 'stage-end',
         stage: `experiment ${idea.id}`,
         ok: false,
         detail: choice.problem,
       });
-      continue;
+      return;
     }
     try {
       const earlier = earlierExperimentRun(folder, idea.id);
@@ -248,8 +261,7 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
           message: `experiment ${idea.id}: ${earlier.ended ? 'keeps its finished run' : 'resumes its run'} ${earlier.runId}`,
         });
       }
-      const feedback =
-        options.feedback === undefined ? undefined : experimentChannel(idea.id, options.feedback);
+      const feedback = channel === undefined ? undefined : experimentChannel(idea.id, channel);
       const result =
         earlier === undefined
           ? await startExperiment(idea, choice.metric, choice.reading.raw)
@@ -264,6 +276,25 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
             });
       const value = result.metric?.value ?? null;
       const starter = result.metric?.starter ?? null;
+      const seeds =
+        result.finalScript === null
+          ? null
+          : summarizeSeeds(
+              await runSeeds({
+                run,
+                file: join(folder, idea.id, 'seeds.json'),
+                runDir: result.runDir,
+                script: relative(result.runDir, result.finalScript),
+                task: baselineTask,
+                metric: choice.metric,
+                seeds: idea.card.experimentPlan.seeds,
+                sandbox,
+                interpreter,
+                gpu: settings.gpu,
+              }),
+              choice.metric.goal,
+              starter,
+            );
       const record: ExperimentRecord = {
         ...base,
         status: 'ran',
@@ -279,31 +310,40 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
           value,
           baseline: starter,
           improvement: improvementOf(choice.metric.goal, value, starter),
+          ...(seeds === null ? {} : { seeds }),
         },
       };
-      records.push(record);
+      records[slot] = record;
       run.emit({
         type: 'stage-end',
         stage: `experiment ${idea.id}`,
         ok: true,
-        detail: `${result.outcome}; ${choice.metric.name} ${String(value)} vs baseline ${String(starter)} (run ${relative(run.dir, result.runDir)})`,
+        detail: `${result.outcome}; ${choice.metric.name} ${String(value)} vs baseline ${String(starter)}${seeds === null ? '' : `; ${seeds.runs.length} seeds: ${seeds.mean} ± ${seeds.sd}`} (run ${relative(run.dir, result.runDir)})`,
       });
     } catch (error) {
       // The researcher's stop ends the exploration, not just this experiment.
       if (error instanceof ExplorationStopped) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      records.push({ ...base, status: 'failed', reason });
+      records[slot] = { ...base, status: 'failed', reason };
       run.emit({ type: 'stage-end', stage: `experiment ${idea.id}`, ok: false, detail: reason });
     }
-  }
-  const ranked = rankByMeasurement(records);
+  };
+  await inPool(chosen, Math.max(1, settings.parallel ?? 1), runOne);
+  const ranked = rankByMeasurement(
+    records.filter((record): record is ExperimentRecord => record !== undefined),
+  );
   writeFileSync(join(run.dir, 'experiments.json'), `${JSON.stringify(ranked, null, 2)}\n`);
   return ranked;
 }
 
-/** Measured improvement first (best first), then ideas without a measurement, by judge score. */
+/**
+ * Measured effect first (best first): the seeds' improvement beyond their margin where the
+ * seeds were run, else the single run's improvement; then ideas without a measurement, by
+ * judge score.
+ */
 export function rankByMeasurement(records: readonly ExperimentRecord[]): ExperimentRecord[] {
-  const measured = (record: ExperimentRecord) => record.metric?.improvement ?? null;
+  const measured = (record: ExperimentRecord) =>
+    record.metric?.seeds?.effect ?? record.metric?.improvement ?? null;
   return [...records].sort((first, second) => {
     const a = measured(first);
     const b = measured(second);

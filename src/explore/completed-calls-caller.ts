@@ -1,10 +1,12 @@
 import type { EventOf } from '../runs/events.js';
+import { storedMessages } from '../llm/stored-messages.js';
 import type { ModelAnswer, ModelCaller, ModelRequest, RoleName } from '../llm/types.js';
 
 const sameRequest = (request: ModelRequest, event: EventOf<'llm-end'>): boolean =>
   request.role === event.role &&
   (request.system ?? '') === (event.system ?? '') &&
-  JSON.stringify(request.messages) === JSON.stringify(event.messages);
+  // Files are logged by hash (StoredFile), so the request is compared in that form.
+  JSON.stringify(storedMessages(request.messages)) === JSON.stringify(event.messages);
 
 /**
  * Resuming an exploration: the pipeline is deterministic given the model's answers, so it

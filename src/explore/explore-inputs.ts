@@ -11,12 +11,18 @@ export interface ExploreInputs {
   related: RelatedItem[];
 }
 
+/** How one paper is read: codify's readers by default, the planner with `--paper-reader model`. */
+export type ReadDocument = (path: string) => Promise<PaperDocument>;
+
 /** Reads every input before a run exists, so a bad path stops the command with nothing spent. */
-export async function readExploreInputs(input: {
-  paperPaths: readonly string[];
-  notesPath?: string;
-  relatedPath?: string;
-}): Promise<ExploreInputs> {
+export async function readExploreInputs(
+  input: {
+    paperPaths: readonly string[];
+    notesPath?: string;
+    relatedPath?: string;
+  },
+  read: ReadDocument = readPaper,
+): Promise<ExploreInputs> {
   if (input.paperPaths.length === 0) {
     throw new ExploreInputError(
       'give at least one paper: codify explore PAPER… (.pdf, .tex, .md, .txt)',
@@ -24,7 +30,7 @@ export async function readExploreInputs(input: {
   }
   const papers = [];
   for (const [index, path] of input.paperPaths.entries()) {
-    papers.push({ id: `P${index + 1}`, path: resolve(path), document: await readPaper(path) });
+    papers.push({ id: `P${index + 1}`, path: resolve(path), document: await read(path) });
   }
   let notes: ExploreInputs['notes'];
   if (input.notesPath !== undefined) {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { homedir, tmpdir } from 'node:os';
 import { loadTask } from '../tasks/load-task.js';
 import { buildExperimentTask } from './experiments/experiment-task.js';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import type { ModelCaller } from '../llm/types.js';
 import { fitDocument } from '../paper/fit-document.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
@@ -24,6 +24,9 @@ import { approveAnalysis, ExplorationStopped, pickExperiments } from './explore-
 import type { FeedbackChannel } from '../runs/feedback.js';
 import { CompletedCallsCaller } from './completed-calls-caller.js';
 import { readExploreInputs } from './explore-inputs.js';
+import type { PaperDocument } from '../paper/document.js';
+import type { PaperReader } from '../paper/paper-reader.js';
+import { checkPdfForModelReader, readPaperWithModel } from '../paper/read-paper-with-model.js';
 import { ExploreInputError } from './explore-input-error.js';
 import type { Exploration, ExploredIdea } from './exploration.js';
 import { generateIdeas, refineIdea, renderRelated } from './ideas.js';
@@ -45,6 +48,8 @@ export interface ExploreSettings {
   budgetMinutes: number;
   gpu: boolean;
   paperMaxChars: number;
+  /** `model`: the planner reads each PDF itself, inside the run (default `local`). */
+  paperReader?: PaperReader;
   literature?: {
     service: LiteratureService;
     baseUrl?: string;
@@ -102,8 +107,19 @@ export function describeCompute(settings: Pick<ExploreSettings, 'budgetMinutes' 
 /** `codify explore PAPERS…`: a new exploration in a new run. */
 export async function runExplore(options: RunExploreOptions): Promise<ExploreResult> {
   await checkExperimentSettings(options.settings.experiments);
-  const inputs = await readExploreInputs(options.settings);
-  const title = inputs.papers[0]?.document.title ?? 'explore';
+  const byModel = options.settings.paperReader === 'model';
+  if (byModel) {
+    for (const path of options.settings.paperPaths) await checkPdfForModelReader(path);
+  }
+  // A model reads the papers inside the run, so the calls are logged; notes and related
+  // work are still checked before the run exists.
+  const checked = byModel
+    ? await readExploreInputs(options.settings, pendingDocument)
+    : await readExploreInputs(options.settings);
+  const first = options.settings.paperPaths[0] ?? 'explore';
+  const title = byModel
+    ? basename(first, extname(first))
+    : (checked.papers[0]?.document.title ?? 'explore');
   const run = createRun({
     mode: 'explore',
     name: title || 'explore',
@@ -114,12 +130,18 @@ export async function runExplore(options: RunExploreOptions): Promise<ExploreRes
   });
   const settings: ExploreSettings = {
     ...options.settings,
-    paperPaths: inputs.papers.map((paper) => paper.path),
-    ...(inputs.notes === undefined ? {} : { notesPath: inputs.notes.path }),
+    paperPaths: checked.papers.map((paper) => paper.path),
+    ...(checked.notes === undefined ? {} : { notesPath: checked.notes.path }),
   };
   writeFileSync(join(run.dir, settingsFile), `${JSON.stringify(settings, null, 2)}\n`);
   options.onRun?.(run);
-  return explore(run, settings, inputs, options.models(run), 0, options);
+  const models = options.models(run);
+  const inputs = byModel
+    ? await readExploreInputs(settings, (path) =>
+        readPaperWithModel(path, models, { emit: (event) => run.emit(event) }),
+      )
+    : checked;
+  return explore(run, settings, inputs, models, 0, options);
 }
 
 /** `--run` and `--code` are checked before anything runs. */
@@ -186,7 +208,10 @@ export async function resumeExplore(
     );
   }
   const completed = events.filter((event): event is EventOf<'llm-end'> => event.type === 'llm-end');
-  const inputs = await readExploreInputs(settings);
+  const byModel = settings.paperReader === 'model';
+  const checked = byModel
+    ? await readExploreInputs(settings, pendingDocument)
+    : await readExploreInputs(settings);
   const run = openRun(dir, {
     ...(options.runsRoot === undefined ? {} : { root: options.runsRoot }),
     ...(options.argv === undefined ? {} : { argv: options.argv }),
@@ -194,6 +219,12 @@ export async function resumeExplore(
   });
   options.onRun?.(run);
   const caller = new CompletedCallsCaller(completed, options.models(run));
+  // The model's readings of the papers are among the completed calls: answered from the log.
+  const inputs = byModel
+    ? await readExploreInputs(settings, (path) =>
+        readPaperWithModel(path, caller, { emit: (event) => run.emit(event) }),
+      )
+    : checked;
   const result = await explore(run, settings, inputs, caller, completed.length, options, caller);
   return { ...result, reusedCalls: caller.reused };
 }
@@ -486,4 +517,18 @@ async function explore(
     );
     throw error;
   }
+}
+
+/**
+ * A placeholder reading for the check of the inputs before the run (the model reads the
+ * papers once the run exists): an empty document for a path already checked to be a PDF.
+ */
+function pendingDocument(path: string): Promise<PaperDocument> {
+  return Promise.resolve({
+    title: '',
+    authors: [],
+    abstract: '',
+    sections: [],
+    source: { format: 'pdf', path },
+  });
 }

@@ -47,6 +47,23 @@ export interface PdfLine {
   footnote: boolean;
   /** The document's body font size (most characters are set in it). */
   bodySize: number;
+  /**
+   * Where the line's first relation sign (=, ≤, ∼, …) stands, in PDF points: the rows of an
+   * `align` share it, while separate centred equations almost never do.
+   */
+  relationX?: number;
+}
+
+const relationSign = /[=<>≤≥≈∼≃≡∝∈←→⇒⇔]/u;
+
+/** The x of the first relation sign among a line's base items, interpolated within its item. */
+function relationPosition(items: { text: string; x: number; width: number }[]): number | undefined {
+  for (const item of [...items].sort((first, second) => first.x - second.x)) {
+    const characters = [...item.text];
+    const index = characters.findIndex((character) => relationSign.test(character));
+    if (index >= 0) return item.x + (item.width * index) / Math.max(1, characters.length);
+  }
+  return undefined;
 }
 
 function errorName(error: unknown): string {
@@ -185,6 +202,7 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
         ruleAbove,
         footnote: separator !== undefined && y < separator.y && size < 0.95 * bodySize,
         bodySize,
+        ...optionalRelation(relationPosition(baseItems)),
       });
       previousY = y;
     }
@@ -273,3 +291,6 @@ export async function readPdfLines(data: Uint8Array, path: string): Promise<PdfL
   }
   return lines;
 }
+
+const optionalRelation = (x: number | undefined): { relationX?: number } =>
+  x === undefined ? {} : { relationX: x };

@@ -6,6 +6,7 @@ import {
   isMathItalicFont,
   isMonospaceFont,
 } from './pdf-fonts.js';
+import { clippedRuns, type ClippedRun } from './pdf-clipped-text.js';
 import type { PdfItem, PdfRule } from './pdf-columns.js';
 
 /** One page's positioned text and its horizontal rules. */
@@ -183,6 +184,7 @@ export async function readPageContent(
     }
     items.push(item);
   }
+  restoreClipped(items, clippedRuns(operators, codes, page.view[2] ?? 612));
   return {
     page: number,
     width: page.view[2] ?? 612,
@@ -198,6 +200,31 @@ export async function readPageContent(
  */
 function separateSymbols(text: string): string {
   return text.replace(/(?<!\p{L})(\p{L})(\p{L})(?!\p{L})/gu, '$1 $2');
+}
+
+/**
+ * Puts back the glyphs pdf.js dropped past the page's right edge: appended to the item they
+ * continue (same baseline, starting where it ends), else a new item like the last one on
+ * that baseline.
+ */
+function restoreClipped(items: PdfItem[], runs: ClippedRun[]): void {
+  for (const run of runs) {
+    const sameLine = items.filter((item) => Math.abs(item.y - run.y) < 0.5);
+    const continued = sameLine.find((item) => Math.abs(item.x + item.width - run.x) < 2);
+    if (continued !== undefined) {
+      continued.text += normalizeText(run.text);
+      continued.width = run.right - continued.x;
+      continue;
+    }
+    const last = sameLine.sort((first, second) => second.x - first.x)[0];
+    if (last === undefined) continue;
+    items.push({
+      ...last,
+      text: normalizeText(run.text),
+      x: run.x,
+      width: run.right - run.x,
+    });
+  }
 }
 
 const spacingAccents = new Set(['˜', 'ˆ', '¯', '˙', '¨', '´', '`', 'ˇ', '˘', '˚']);

@@ -143,7 +143,7 @@ function titleBlock(lines: Line[]): { title: string; authors: string[]; rest: Li
 type Open =
   | { kind: 'none' }
   | { kind: 'paragraph'; lines: string[]; last: Line }
-  | { kind: 'equation'; parts: string[] }
+  | { kind: 'equation'; parts: string[]; last: Line }
   | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string }
   | {
       kind: 'algorithm';
@@ -168,6 +168,21 @@ function alignedRows(lines: Line[], index: number): number {
     count += 1;
   }
   return count;
+}
+
+/**
+ * Whether a display line is the next row of the display above it (an `align`): on the same
+ * page, within a few lines, with its relation sign exactly under the one above (separate
+ * centred equations put theirs wherever their width takes them).
+ */
+function alignedRow(previous: Line, line: Line): boolean {
+  return (
+    previous.relationX !== undefined &&
+    line.relationX !== undefined &&
+    line.page === previous.page &&
+    line.gapBefore < 4 * line.size &&
+    Math.abs(line.relationX - previous.relationX) < 1.5
+  );
 }
 
 /** Whether a line continues a sentence: it starts in lower case, at its column's edge. */
@@ -401,10 +416,14 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       (line.monospace && /[=\\^_]/.test(line.text));
     if (mathematical && (!continuesParagraph || line.numbered === true)) {
       if (open.kind === 'equation' && !newBlock) open.parts.push(line.text);
-      else {
+      else if (open.kind === 'equation' && alignedRow(open.last, line)) {
+        // The next row of an `align`: one display, rows separated as LaTeX writes them.
+        open.parts.push('\\\\', line.text);
+      } else {
         close();
-        open = { kind: 'equation', parts: [line.text] };
+        open = { kind: 'equation', parts: [line.text], last: line };
       }
+      open.last = line;
       continue;
     }
     if (open.kind !== 'paragraph' || newBlock) {

@@ -9,6 +9,7 @@ export const latexPdfFixtures = [
   { name: 'random-fourier-features', tex: 'examples/papers/random-fourier-features/paper.tex' },
   { name: 'warmup-attention', tex: 'test/fixtures/papers/warmup-attention/paper.tex' },
   { name: 'warmup-attention-cm', tex: 'test/fixtures/papers/warmup-attention-cm/paper.tex' },
+  { name: 'aligned-math', tex: 'test/fixtures/papers/aligned-math/paper.tex' },
 ].map(({ name, tex }) => ({
   name,
   tex: fileURLToPath(new URL(`../../${tex}`, import.meta.url)),

@@ -9,6 +9,7 @@ import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import { readCommandOutput } from '../../src/cli/commands/read.js';
 import { PaperError } from '../../src/paper/paper-error.js';
 import { readPaperWithModel } from '../../src/paper/read-paper-with-model.js';
+import { runExplore } from '../../src/explore/run-explore.js';
 import { runPaper } from '../../src/repo/run-paper.js';
 import type { Run } from '../../src/runs/run.js';
 import { readEvents } from '../../src/runs/read-events.js';
@@ -201,5 +202,43 @@ describe('--paper-reader model', () => {
     expect(calls).toHaveLength(2);
     const sha256 = createHash('sha256').update(readFileSync(pdfPath)).digest('hex');
     expect(calls[0]?.type === 'llm-end' && calls[0].messages[0]?.files?.[0]?.sha256).toBe(sha256);
+  });
+
+  it('codify explore reads each PDF with the planner inside the run', async () => {
+    let runDir = '';
+    const settings = {
+      paperPaths: [pdfPath],
+      ideas: 1,
+      reviewers: 1,
+      refineRounds: 0,
+      budgetMinutes: 5,
+      gpu: false,
+      paperMaxChars: 60_000,
+      paperReader: 'model' as const,
+    };
+    const runsRoot = mkdtempSync(join(tmpdir(), 'codify-explore-reader-'));
+    // The planner transcribes the paper, then has no answer for the analysis: the run stops there.
+    const error = await runExplore({
+      settings,
+      runsRoot,
+      models: (run) => createScriptedCaller({ planner: [transcription] }, { run }).caller,
+      onRun: (run) => {
+        runDir = run.dir;
+      },
+    }).catch((caught: unknown) => caught);
+    expect(String(error)).toContain('has no answer for call 2');
+    const { events } = readEvents(runDir);
+    expect(events.find((event) => event.type === 'paper-read')).toMatchObject({
+      sections: 2,
+      equations: 1,
+    });
+    const analysis = events.filter((event) => event.type === 'llm-end');
+    expect(analysis).toHaveLength(1);
+    const refused = await runExplore({
+      settings: { ...settings, paperPaths: [texPath] },
+      runsRoot,
+      models: (run) => createScriptedCaller({}, { run }).caller,
+    }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(PaperError);
   });
 });

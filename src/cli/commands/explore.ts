@@ -11,6 +11,9 @@ import {
   type ExploreSettings,
 } from '../../explore/run-explore.js';
 import { PaperError } from '../../paper/paper-error.js';
+import type { PaperReader } from '../../paper/paper-reader.js';
+import { checkModelPdfReading } from '../../paper/read-paper-with-model.js';
+import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { RunNotFoundError } from '../../runs/find-run.js';
 import type { ModelRouter } from '../../llm/router.js';
@@ -43,6 +46,7 @@ interface ExploreCommandOptions {
   sandbox: 'bubblewrap' | 'none';
   root?: string;
   json?: boolean;
+  paperReader: PaperReader;
 }
 
 function wholeNumber(flag: string, minimum: number, maximum = Number.MAX_SAFE_INTEGER) {
@@ -174,6 +178,7 @@ export function registerExploreCommand(program: Command): void {
       '--resume <run>',
       'continue an interrupted exploration; completed model calls are not paid again',
     )
+    .addOption(paperReaderOption())
     .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
   addModelOptions(command).action(async (papers: string[], options: ExploreCommandOptions) => {
@@ -207,6 +212,10 @@ export function registerExploreCommand(program: Command): void {
       }
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);
+      if (options.paperReader === 'model') {
+        for (const paper of papers)
+          await checkModelPdfReading(paper, config.roles.planner.models[0]);
+      }
       if (config.roles.judge.models.length === 0) {
         throw new ExploreInputError(
           'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
@@ -253,6 +262,7 @@ export function registerExploreCommand(program: Command): void {
           budgetMinutes: options.budget,
           gpu: options.gpu ?? false,
           paperMaxChars: options.paperMaxChars,
+          ...(options.paperReader === 'model' ? { paperReader: 'model' as const } : {}),
           ...(options.notes === undefined ? {} : { notesPath: options.notes }),
           ...(options.related === undefined ? {} : { relatedPath: options.related }),
           ...(options.run === undefined || options.code === undefined

@@ -44,6 +44,16 @@ const experimentsRead = z.array(
         value: z.number().nullable(),
         baseline: z.number().nullable(),
         improvement: z.number().nullable(),
+        // Each seed as its own run: the mean and whether it beat the baseline beyond the
+        // seeds' own margin (two standard errors); absent in older explorations.
+        seeds: z
+          .object({
+            mean: z.number(),
+            improvement: z.number(),
+            margin: z.number(),
+            beyondMargin: z.boolean(),
+          })
+          .optional(),
       })
       .optional(),
   }),
@@ -204,14 +214,21 @@ export function readExploreRun(
     const record = experiments.find((candidate) => candidate.idea === idea.id);
     if (record !== undefined) {
       const ran = experimentRan(record, runDir);
-      const improvement = record.metric?.improvement ?? null;
-      const improved = ran && improvement !== null && improvement > options.margin;
+      // The seeds' mean, when each seed ran on its own, is the measured figure; improving
+      // means beating the baseline beyond the suite's margin and the seeds' spread.
+      const seeds = record.metric?.seeds;
+      const improvement = seeds?.improvement ?? record.metric?.improvement ?? null;
+      const improved =
+        ran &&
+        improvement !== null &&
+        improvement > options.margin &&
+        (seeds === undefined || seeds.beyondMargin);
       row.experiment = {
         status: record.status,
         ran,
         improved,
         metricName: record.metric?.name ?? null,
-        value: record.metric?.value ?? null,
+        value: seeds?.mean ?? record.metric?.value ?? null,
         baseline: record.metric?.baseline ?? null,
         improvement,
         runDir: record.runDir ?? null,

@@ -20,7 +20,12 @@ interface ExperimentLine {
   idea: string;
   status: string;
   runDir?: string;
-  metric?: { value: number | null; baseline: number | null; improvement: number | null };
+  metric?: {
+    value: number | null;
+    baseline: number | null;
+    improvement: number | null;
+    seeds?: { mean: number; improvement: number; beyondMargin: boolean };
+  };
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -64,7 +69,12 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     const ran = experiments.filter(
       (record) => record.status === 'ran' && record.metric?.value != null,
     );
-    const improved = ran.filter((record) => (record.metric?.improvement ?? 0) > 0);
+    // Each seed ran on its own: improved means beyond the seeds' margin.
+    const improved = ran.filter(
+      (record) =>
+        record.metric?.seeds?.beyondMargin === true && record.metric.seeds.improvement > 0,
+    );
+    expect(improved.length).toBeGreaterThan(0);
     expect(figures?.experiments).toMatchObject({
       chosen: experiments.length,
       ran: ran.length,
@@ -75,9 +85,9 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     for (const record of experiments) {
       const row = figures?.ideaList.find((idea) => idea.id === record.idea)?.experiment;
       expect(row).toMatchObject({
-        value: record.metric?.value,
+        value: record.metric?.seeds?.mean,
         baseline: record.metric?.baseline,
-        improvement: record.metric?.improvement,
+        improvement: record.metric?.seeds?.improvement,
         runDir: record.runDir,
       });
     }
@@ -88,7 +98,10 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     ]);
     expect(figures).toMatchObject({ ideas: 2, ranShare: 1, improvedShare: 0.5 });
     const i1 = figures?.ideaList.find((idea) => idea.id === 'I1')?.experiment;
-    expect(i1).toMatchObject({ value: 0.9938, baseline: 0.6605, improved: true });
+    expect(i1).toMatchObject({ value: 0.993833333, baseline: 0.6605, improved: true });
+    // I2's first seed beat the baseline, but its three seeds' mean did not.
+    const i2 = figures?.ideaList.find((idea) => idea.id === 'I2')?.experiment;
+    expect(i2).toMatchObject({ value: 0.623466667, ran: true, improved: false });
     const group = first.summary.explore[0];
     expect(group).toMatchObject({ item: 'wine', model: 'recorded', experimentsImproved: 1 });
     expect(group?.reviewOverall.mean).toBeCloseTo(3.77, 10);

@@ -210,6 +210,9 @@ describe('steering an interactive run from the page', () => {
   }, 120_000);
 
   it("answers an explore run's gates from the page: the analysis to edit, the ideas to pick", async () => {
+    // Another test of this file may have explored already: this one's run is the live one.
+    const liveExploration = () =>
+      listRuns(root).find((run) => run.mode === 'explore' && run.status === 'running');
     // No terminal (stdin ignored): the run is answered through its folder alone.
     const explore = spawn(
       process.execPath,
@@ -244,10 +247,8 @@ describe('steering an interactive run from the page', () => {
     explore.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     explore.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((done) => explore.on('close', done));
-    await expect
-      .poll(() => listRuns(root).find((run) => run.mode === 'explore')?.id, { timeout: 60_000 })
-      .toBeDefined();
-    const runId = listRuns(root).find((run) => run.mode === 'explore')?.id ?? '';
+    await expect.poll(() => liveExploration()?.id, { timeout: 60_000 }).toBeDefined();
+    const runId = liveExploration()?.id ?? '';
     const page = await signedInPage();
     await page.evaluate(`window.location.hash = ${JSON.stringify(`#/runs/${runId}`)}`);
 
@@ -269,14 +270,36 @@ describe('steering an interactive run from the page', () => {
     ]);
     await shoot(page, 'steer-explore-pick');
     await pick.locator('button:has-text("Approve as proposed")').click();
-    await expect
-      .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 90_000 })
-      .toBe('completed');
+    // Then each experiment's plan and budget, and the steps of its interactive implement run:
+    // every card approved as it comes, until the exploration ends.
+    const approved: string[] = [];
+    for (let waited = 0; waited < 150_000; waited += 250) {
+      if ((await page.locator('.run-facts .status').textContent()) === 'completed') break;
+      const card = page.locator('.feedback-card').first();
+      if ((await card.count()) > 0) {
+        const id = (await card.getAttribute('data-request-id')) ?? '';
+        await card.locator('button:has-text("Approve")').first().click();
+        await expect
+          .poll(() => page.locator(`.feedback-card[data-request-id="${id}"]`).count(), {
+            timeout: 20_000,
+          })
+          .toBe(0);
+        approved.push(id);
+      } else {
+        await page.waitForTimeout(250);
+      }
+    }
+    expect(await page.locator('.run-facts .status').textContent()).toBe('completed');
+    expect(approved).toEqual(expect.arrayContaining(['experiment-I2', 'experiment-I1']));
     expect(await exited, output).toBe(0);
     const { events } = readEvents(join(root, runId));
     expect(events.flatMap((event) => (event.type === 'log' ? [event.message] : []))).toEqual(
-      expect.arrayContaining(['problem-analysis: approve', 'experiments: approve']),
+      expect.arrayContaining([
+        'problem-analysis: approve',
+        'experiments: approve',
+        'experiment-I1: approve',
+      ]),
     );
     await page.close();
-  }, 180_000);
+  }, 300_000);
 });

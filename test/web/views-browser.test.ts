@@ -134,7 +134,7 @@ describe('the explore and evaluation views in Chromium', () => {
     );
     expect(await first.locator('.idea-fields').first().textContent()).toContain('Hypothesis');
     expect(await first.locator('.idea-result').textContent()).toContain(
-      "accuracy 0.9938 vs the baseline's 0.6605 (+0.3333)",
+      "accuracy 0.9938 ± 0.01068 over 3 seeds vs the baseline's 0.6605 (+0.3333, beyond the margin 0.01233)",
     );
     // Fifteen criteria, each with its score and the reviewer's reason.
     expect(await first.locator('.review-scores tr').count()).toBe(15);

@@ -109,8 +109,14 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
           if (!ended) continue;
           pending.delete(key);
           if (running.delete(key)) progress.running -= 1;
+          // The job was read before its state: one that failed in between holds no reason
+          // yet in that copy, so the reason is read again.
           const failedReason =
-            state === 'failed' ? (job?.failedReason ?? 'the job failed') : undefined;
+            state === 'failed'
+              ? (job?.failedReason ??
+                (await queue.getJob(ids.get(key) ?? ''))?.failedReason ??
+                'the job failed')
+              : undefined;
           if (state === 'failed') await job?.remove();
           let unpackProblem: string | undefined;
           if (viaQueue && job !== undefined && state === 'completed') {

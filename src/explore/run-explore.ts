@@ -198,9 +198,12 @@ export async function resumeExplore(
           experiments: { ...saved.experiments, parallel: options.resumeParallel ?? 1 },
         };
   const { events } = readEvents(dir);
-  // A failed exploration may be resumed (e.g. after a provider outage); a finished one not.
+  // A failed exploration may be resumed (e.g. after a provider outage), and one stopped by
+  // Ctrl-C or SIGTERM; a finished one not. (One stopped at a gate stops there again: the
+  // gate's recorded answer is reused.)
   const ended = events.findLast(
-    (event): event is EventOf<'run-end'> => event.type === 'run-end' && event.status !== 'failed',
+    (event): event is EventOf<'run-end'> =>
+      event.type === 'run-end' && event.status !== 'failed' && event.status !== 'stopped',
   );
   if (ended !== undefined) {
     throw new ExploreInputError(

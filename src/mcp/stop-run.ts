@@ -52,7 +52,7 @@ export function runningProcess(runDir: string): number {
 /**
  * Stops a running run with SIGTERM to its process (and the process group of a run started
  * through MCP, the sandboxed scripts with it). An implement run ends `stopped` after
- * cancelling its step in flight, a paper run at once; explore runs are left killed. `codify resume` continues an
+ * cancelling its step in flight, a paper or explore run at once. `codify resume` continues an
  * implement run after its last completed step either way.
  */
 export async function stopRun(runDir: string, waitMs = 10_000): Promise<StoppedRun> {

@@ -103,6 +103,50 @@ describe('Ctrl-C and SIGTERM', () => {
     expect(events.filter((event) => event.type === 'step-end')).toHaveLength(1);
   }, 120_000);
 
+  it('end an exploration as stopped at once, and --resume continues it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-explore-'));
+    const exchange = join(root, '.exchange');
+    const args = ['--related', 'examples/explore/related.txt', '--ideas', '2'];
+    // Nobody answers the exchange: the run waits on its analysis call.
+    const child = startCodify([
+      'explore',
+      'examples/explore/paper.md',
+      ...args,
+      '--refine-rounds',
+      '0',
+      '--model',
+      `exchange:${exchange}`,
+      '--root',
+      root,
+    ]);
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const asked = () =>
+      existsSync(exchange) && readdirSync(exchange).some((name) => name.endsWith('.prompt.md'));
+    for (let waited = 0; !asked() && waited < 60_000; waited += 20) await sleep(20);
+    expect(asked(), output).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const runDir = runFolder(root) ?? '';
+    expect(readEvents(runDir).events.findLast((event) => event.type === 'run-end')).toMatchObject({
+      status: 'stopped',
+    });
+    // The recorded session asked the same analysis first, so it answers the resumed run.
+    const resumed = await codify([
+      'explore',
+      '--resume',
+      runDir,
+      '--model',
+      `replay:${join(recordings, 'explore-wine.jsonl')}`,
+    ]);
+    expect(resumed.status, resumed.output).toBe(0);
+    expect(readEvents(runDir).events.findLast((event) => event.type === 'run-end')).toMatchObject({
+      status: 'completed',
+    });
+    expect(existsSync(join(runDir, 'ideas.json'))).toBe(true);
+  }, 120_000);
+
   it('end a paper run as stopped at once, since paper runs do not resume', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-paper-'));
     const exchange = join(root, '.exchange');

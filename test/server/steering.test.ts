@@ -91,7 +91,8 @@ describe('steering runs through the API', () => {
   });
 
   it.each([
-    [{ mode: 'explore', path: task }, 'mode must be "implement" or "paper"'],
+    [{ mode: 'eval', path: task }, 'mode must be "implement", "paper" or "explore"'],
+    [{ mode: 'explore', path: task, run: 'top:1' }, 'run needs code'],
     [{ mode: 'implement' }, 'path must name a task folder'],
     [{ mode: 'paper', path: '' }, 'path must name a paper file'],
     [{ mode: 'implement', path: 'no/such/folder' }, 'does not exist on this machine'],

@@ -20,6 +20,8 @@ import type { ModelRouter } from '../../llm/router.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import type { Run } from '../../runs/run.js';
+import { stopOnInterrupt } from '../interrupt.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 
 interface ExploreCommandOptions {
@@ -186,6 +188,18 @@ export function registerExploreCommand(program: Command): void {
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
     if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
       process.stderr.write(`${noSandboxWarning}\n`);
+    let exploration: Run | undefined;
+    // Ctrl-C or SIGTERM records the exploration as stopped and exits; --resume continues it
+    // (its experiments' implement runs, left killed, are resumed after their last step).
+    const interrupt = stopOnInterrupt('explore', {
+      endNow: (signal) => {
+        renderer.finish();
+        exploration?.close(
+          'stopped',
+          `interrupted by ${signal}; \`codify explore --resume ${exploration.id}\` continues it`,
+        );
+      },
+    });
     try {
       if (options.resume === undefined && papers.length === 0) {
         throw new ExploreInputError(
@@ -244,6 +258,9 @@ export function registerExploreCommand(program: Command): void {
         },
         argv: process.argv.slice(2),
         sinks: [renderer],
+        onRun: (run: Run) => {
+          exploration = run;
+        },
         ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
         ...(options.root === undefined ? {} : { runsRoot: options.root }),
       };
@@ -317,6 +334,8 @@ export function registerExploreCommand(program: Command): void {
         error instanceof PaperError ||
         error instanceof RunNotFoundError;
       process.exitCode = usage ? 2 : 1;
+    } finally {
+      interrupt.dispose();
     }
   });
 }

@@ -13,7 +13,7 @@ export function registerStopRunTool(server: McpServer, context: McpContext): voi
     {
       title: 'Stop a run',
       description:
-        "Stops a running run with SIGTERM to its process. No model is asked anything more. An implement run cancels the step in flight and ends 'stopped' (a paper run at once; an explore run is left 'killed'); completed steps are kept, and resume_run continues an implement run after the last one.",
+        "Stops a running run with SIGTERM to its process. No model is asked anything more. An implement run cancels the step in flight and ends 'stopped' (a paper or explore run at once); completed steps are kept, and resume_run continues an implement run after the last one.",
       inputSchema: {
         run: z.string().min(1).describe('the run id, a unique part of it, or "last"'),
       },

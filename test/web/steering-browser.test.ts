@@ -276,9 +276,10 @@ describe('steering an interactive run from the page', () => {
     const approved: string[] = [];
     for (let waited = 0; waited < 150_000; waited += 250) {
       if ((await page.locator('.run-facts .status').textContent()) === 'completed') break;
-      const ids = await page
-        .locator('.feedback-card')
-        .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-request-id') ?? ''));
+      const ids: string[] = [];
+      for (const card of await page.locator('.feedback-card').all()) {
+        ids.push((await card.getAttribute('data-request-id')) ?? '');
+      }
       const id = ids.find((candidate) => !approved.includes(candidate));
       const approve = page
         .locator(`.feedback-card[data-request-id="${id ?? ''}"]`)

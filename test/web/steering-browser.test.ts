@@ -278,7 +278,9 @@ describe('steering an interactive run from the page', () => {
       if ((await page.locator('.run-facts .status').textContent()) === 'completed') break;
       const ids: string[] = [];
       for (const card of await page.locator('.feedback-card').all()) {
-        ids.push((await card.getAttribute('data-request-id')) ?? '');
+        // A card answered a moment ago may be gone already: skip it.
+        const id = await card.getAttribute('data-request-id', { timeout: 1000 }).catch(() => null);
+        if (id !== null) ids.push(id);
       }
       const id = ids.find((candidate) => !approved.includes(candidate));
       const approve = page

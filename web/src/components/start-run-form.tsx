@@ -4,6 +4,53 @@ import { apiPaths } from '../model/api-paths.js';
 import { postJson } from '../post-json.js';
 import { runHref } from '../use-route.js';
 
+/** A labelled number box; its text is kept as typed and converted when the form is sent. */
+function NumberField(props: {
+  label: string;
+  aria: string;
+  value: string;
+  onChange: (value: string) => void;
+  min?: string;
+  max?: string;
+  step?: string;
+  placeholder?: string;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        aria-label={props.aria}
+        type="number"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        placeholder={props.placeholder}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </label>
+  );
+}
+
+/** The interactive switch; what it pauses for depends on the mode. */
+function InteractiveBox(props: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  text: string;
+}) {
+  return (
+    <label className="wide checkbox">
+      <input
+        aria-label="interactive"
+        type="checkbox"
+        checked={props.checked}
+        onChange={(event) => props.onChange(event.target.checked)}
+      />
+      {props.text}
+    </label>
+  );
+}
+
 /**
  * Starts `codify implement`, `codify paper` or `codify explore` on this machine, as if typed in a terminal where
  * `codify ui` runs; the page then follows the new run.
@@ -118,48 +165,35 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
               <option value="single-call">single-call</option>
             </select>
           </label>
-          <label>
-            max steps
-            <input
-              aria-label="max steps"
-              type="number"
-              min="1"
-              step="1"
-              value={maxSteps}
-              onChange={(event) => setMaxSteps(event.target.value)}
-            />
-          </label>
-          <label>
-            max minutes
-            <input
-              aria-label="max minutes"
-              type="number"
-              min="0"
-              step="any"
-              value={maxMinutes}
-              onChange={(event) => setMaxMinutes(event.target.value)}
-            />
-          </label>
-          <label>
-            max cost (USD)
-            <input
-              aria-label="max cost"
-              type="number"
-              min="0"
-              step="any"
-              value={maxCostUsd}
-              onChange={(event) => setMaxCostUsd(event.target.value)}
-            />
-          </label>
-          <label className="wide checkbox">
-            <input
-              aria-label="interactive"
-              type="checkbox"
-              checked={interactive}
-              onChange={(event) => setInteractive(event.target.checked)}
-            />
-            interactive: pause after every step for me to approve, comment, answer or stop
-          </label>
+          <NumberField
+            label="max steps"
+            aria="max steps"
+            min="1"
+            step="1"
+            value={maxSteps}
+            onChange={setMaxSteps}
+          />
+          <NumberField
+            label="max minutes"
+            aria="max minutes"
+            min="0"
+            step="any"
+            value={maxMinutes}
+            onChange={setMaxMinutes}
+          />
+          <NumberField
+            label="max cost (USD)"
+            aria="max cost"
+            min="0"
+            step="any"
+            value={maxCostUsd}
+            onChange={setMaxCostUsd}
+          />
+          <InteractiveBox
+            checked={interactive}
+            onChange={setInteractive}
+            text="interactive: pause after every step for me to approve, comment, answer or stop"
+          />
         </>
       ) : null}
       {mode === 'explore' ? (
@@ -173,31 +207,25 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
               onChange={(event) => setRelated(event.target.value)}
             />
           </label>
-          <label>
-            ideas
-            <input
-              aria-label="ideas"
-              type="number"
-              min="1"
-              max="20"
-              step="1"
-              value={ideas}
-              placeholder="5"
-              onChange={(event) => setIdeas(event.target.value)}
-            />
-          </label>
-          <label>
-            refine rounds
-            <input
-              aria-label="refine rounds"
-              type="number"
-              min="0"
-              step="1"
-              value={refineRounds}
-              placeholder="1"
-              onChange={(event) => setRefineRounds(event.target.value)}
-            />
-          </label>
+          <NumberField
+            label="ideas"
+            aria="ideas"
+            min="1"
+            max="20"
+            step="1"
+            placeholder="5"
+            value={ideas}
+            onChange={setIdeas}
+          />
+          <NumberField
+            label="refine rounds"
+            aria="refine rounds"
+            min="0"
+            step="1"
+            placeholder="1"
+            value={refineRounds}
+            onChange={setRefineRounds}
+          />
           <label>
             run experiments
             <input
@@ -216,26 +244,19 @@ export function StartRunForm({ onClose }: { onClose: () => void }) {
               onChange={(event) => setCode(event.target.value)}
             />
           </label>
-          <label>
-            max steps per experiment
-            <input
-              aria-label="max steps"
-              type="number"
-              min="1"
-              step="1"
-              value={maxSteps}
-              onChange={(event) => setMaxSteps(event.target.value)}
-            />
-          </label>
-          <label className="wide checkbox">
-            <input
-              aria-label="interactive"
-              type="checkbox"
-              checked={interactive}
-              onChange={(event) => setInteractive(event.target.checked)}
-            />
-            interactive: pause for me to approve the analysis and pick the ideas to run
-          </label>
+          <NumberField
+            label="max steps per experiment"
+            aria="max steps"
+            min="1"
+            step="1"
+            value={maxSteps}
+            onChange={setMaxSteps}
+          />
+          <InteractiveBox
+            checked={interactive}
+            onChange={setInteractive}
+            text="interactive: pause for me to approve the analysis and pick the ideas to run"
+          />
         </>
       ) : null}
       <div className="form-buttons">

@@ -20,6 +20,32 @@ function stepsStarted(runDir: string | undefined): number {
   return readEvents(runDir).events.filter((event) => event.type === 'step-start').length;
 }
 
+/**
+ * Starts `codify ARGS --model exchange:… --root ROOT` that nobody answers, and resolves once
+ * it waits on its first model call: then it is signalled.
+ */
+async function waitingOnItsFirstCall(
+  args: string[],
+  root: string,
+): Promise<{ signal: (name: NodeJS.Signals) => Promise<number | null>; output: () => string }> {
+  const exchange = join(root, '.exchange');
+  const child = startCodify([...args, '--model', `exchange:${exchange}`, '--root', root]);
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const asked = () =>
+    existsSync(exchange) && readdirSync(exchange).some((name) => name.endsWith('.prompt.md'));
+  for (let waited = 0; !asked() && waited < 60_000; waited += 20) await sleep(20);
+  expect(asked(), output).toBe(true);
+  return {
+    signal: (name) => {
+      child.kill(name);
+      return exited;
+    },
+    output: () => output,
+  };
+}
+
 describe('Ctrl-C and SIGTERM', () => {
   it('stop an implement run after cancelling its step, and resume redoes that step', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-'));
@@ -105,29 +131,21 @@ describe('Ctrl-C and SIGTERM', () => {
 
   it('end an exploration as stopped at once, and --resume continues it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-explore-'));
-    const exchange = join(root, '.exchange');
-    const args = ['--related', 'examples/explore/related.txt', '--ideas', '2'];
-    // Nobody answers the exchange: the run waits on its analysis call.
-    const child = startCodify([
-      'explore',
-      'examples/explore/paper.md',
-      ...args,
-      '--refine-rounds',
-      '0',
-      '--model',
-      `exchange:${exchange}`,
-      '--root',
+    // Nobody answers: the run waits on its analysis call.
+    const run = await waitingOnItsFirstCall(
+      [
+        'explore',
+        'examples/explore/paper.md',
+        '--related',
+        'examples/explore/related.txt',
+        '--ideas',
+        '2',
+        '--refine-rounds',
+        '0',
+      ],
       root,
-    ]);
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const asked = () =>
-      existsSync(exchange) && readdirSync(exchange).some((name) => name.endsWith('.prompt.md'));
-    for (let waited = 0; !asked() && waited < 60_000; waited += 20) await sleep(20);
-    expect(asked(), output).toBe(true);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    );
+    expect(await run.signal('SIGINT')).toBe(130);
     const runDir = runFolder(root) ?? '';
     expect(readEvents(runDir).events.findLast((event) => event.type === 'run-end')).toMatchObject({
       status: 'stopped',
@@ -149,28 +167,14 @@ describe('Ctrl-C and SIGTERM', () => {
 
   it('end a paper run as stopped at once, since paper runs do not resume', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-paper-'));
-    const exchange = join(root, '.exchange');
-    // Nobody answers the exchange: the run waits on its first model call.
-    const child = startCodify([
-      'paper',
-      'examples/papers/mixup-tabular/paper.md',
-      '--model',
-      `exchange:${exchange}`,
-      '--root',
+    const run = await waitingOnItsFirstCall(
+      ['paper', 'examples/papers/mixup-tabular/paper.md'],
       root,
-    ]);
-    let output = '';
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const asked = () =>
-      existsSync(exchange) && readdirSync(exchange).some((name) => name.endsWith('.prompt.md'));
-    for (let waited = 0; !asked() && waited < 60_000; waited += 20) await sleep(20);
-    expect(asked(), output).toBe(true);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
+    );
+    expect(await run.signal('SIGTERM')).toBe(143);
     const runDir = readdirSync(root).find((name) => !name.startsWith('.')) ?? '';
     const end = readEvents(join(root, runDir)).events.findLast((event) => event.type === 'run-end');
     expect(end).toMatchObject({ status: 'stopped' });
-    expect(output).toContain('codify paper: stopped (SIGTERM)');
+    expect(run.output()).toContain('codify paper: stopped (SIGTERM)');
   }, 90_000);
 });

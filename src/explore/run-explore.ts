@@ -523,8 +523,9 @@ async function explore(
 }
 
 /**
- * A placeholder reading for the check of the inputs before the run (the model reads the
- * papers once the run exists): an empty document for a path already checked to be a PDF.
+ * What a PDF counts as while the inputs are checked before the run exists: the model reads
+ * the papers only inside the run (so the reading is logged and paid once), and this check
+ * needs no more than the path, already checked to be a PDF. The real reading replaces it.
  */
 function pendingDocument(path: string): Promise<PaperDocument> {
   return Promise.resolve({

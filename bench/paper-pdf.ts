@@ -4,9 +4,9 @@
  * paper's LaTeX source (2·LCS / total words, display equations aside), the display equations
  * found, the tables invented, and the time to read the PDF.
  */
-import { readPaper } from '../src/paper/read-paper.js';
-import { compareReadings } from '../src/paper/reading-agreement.js';
-import { latexPdfFixtures } from '../test/paper/latex-pdf-fixtures.js';
+import { readPaper } from '../src/reader/read-paper.js';
+import { compareReadings } from '../src/reader/reading-agreement.js';
+import { latexPdfFixtures } from '../test/reader/latex-pdf-fixtures.js';
 
 export async function runBench(): Promise<void> {
   for (const fixture of latexPdfFixtures) {

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readPaper, renderDocument } from '../src/paper/index.js';
+import { readPaper, renderDocument } from '../src/reader/index.js';
 import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');

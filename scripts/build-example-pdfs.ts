@@ -4,7 +4,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { markdownPaperToPdf } from '../src/paper/markdown-to-pdf.js';
+import { markdownPaperToPdf } from '../src/reader/markdown-to-pdf.js';
 
 const papers = fileURLToPath(new URL('../examples/papers/', import.meta.url));
 const check = process.argv.includes('--check');

@@ -12,7 +12,7 @@ export type { CodifyConfig } from './config/codify-config.js';
 export { createModelCaller } from './llm/create-model-caller.js';
 export type { ModelCallerOptions } from './llm/create-model-caller.js';
 export type { ModelCaller, RoleName, Usage, ChatMessage } from './llm/types.js';
-export * from './paper/index.js';
+export * from './reader/index.js';
 export * from './runs/index.js';
 export * from './tasks/index.js';
 export * from './sandbox/index.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ModelCaller } from '../llm/types.js';
-import { readPaper, renderDocument } from '../paper/index.js';
+import { readPaper, renderDocument } from '../reader/index.js';
 import type { RepoReport } from '../repo/report.js';
 import type { CodifyEventBody } from '../runs/events.js';
 import { gradeRubric } from './grade-rubric.js';

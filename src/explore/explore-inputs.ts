@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { PaperDocument } from '../paper/document.js';
-import { readPaper } from '../paper/read-paper.js';
+import type { PaperDocument } from '../reader/document.js';
+import { readPaper } from '../reader/read-paper.js';
 import { ExploreInputError } from './explore-input-error.js';
 import { readRelatedWork, type RelatedItem } from './related-work.js';
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { readPaper } from '../paper/read-paper.js';
+import { readPaper } from '../reader/read-paper.js';
 import { parseBibtex } from './bibtex.js';
 import { ExploreInputError } from './explore-input-error.js';
 

@@ -1,9 +1,9 @@
 import { basename, extname, join } from 'node:path';
 import type { ModelCaller, RoleName } from '../llm/types.js';
-import { fitDocument } from '../paper/fit-document.js';
-import { readPaper } from '../paper/read-paper.js';
-import type { PaperReader } from '../paper/paper-reader.js';
-import { checkPdfForModelReader, readPaperWithModel } from '../paper/read-paper-with-model.js';
+import { fitDocument } from '../reader/fit-document.js';
+import { readPaper } from '../reader/read-paper.js';
+import type { PaperReader } from '../reader/paper-reader.js';
+import { checkPdfForModelReader, readPaperWithModel } from '../reader/read-paper-with-model.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { createRun, type Run } from '../runs/run.js';
 import type { EventSink } from '../runs/events.js';

@@ -129,7 +129,17 @@ export type CodifyEventBody =
       waiting: boolean;
     }
   | { type: 'stage-start'; stage: string; detail?: string }
-  | { type: 'stage-end'; stage: string; ok: boolean; detail?: string }
+  | {
+      type: 'stage-end';
+      stage: string;
+      ok: boolean;
+      detail?: string;
+      durationMs?: number;
+      /** The model calls made while the stage ran. */
+      usage?: StageUsage;
+      /** The stage had finished before a resume: its stored result was returned, not redone. */
+      reused?: boolean;
+    }
   | { type: 'artifact-write'; path: string; kind: string; description?: string }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
   | {
@@ -235,6 +245,15 @@ export interface RunTotals {
   costUsd: number;
   /** llm-end events whose cost was null (price unknown); costUsd is then a lower bound. */
   unpricedCalls: number;
+}
+
+/** What the model calls of one stage spent (stage-end). */
+export interface StageUsage {
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  costUsd: number;
 }
 
 /** An event as stored: the body plus its sequence number and time. */

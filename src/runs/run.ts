@@ -33,6 +33,10 @@ export interface Run extends RunContext {
   /** Steps, tokens and cost so far, over the whole log. */
   totals(): RunTotals;
   readonly closed: boolean;
+  /** The events written before this process opened the run (empty for a new run). */
+  readonly earlier: readonly CodifyEvent[];
+  /** True when this process continues a run an earlier process started (`codify resume`). */
+  readonly resumed: boolean;
 }
 
 export interface CreateRunOptions {
@@ -147,10 +151,14 @@ class RecordedRun implements Run {
     readonly mode: RunMode,
     readonly name: string,
     private seq: number,
-    earlierEvents: readonly CodifyEvent[],
+    readonly earlier: readonly CodifyEvent[],
     private readonly writer: EventLogWriter,
   ) {
-    this.runningTotals = totalsOf(earlierEvents);
+    this.runningTotals = totalsOf(earlier);
+  }
+
+  get resumed(): boolean {
+    return this.earlier.length > 0;
   }
 
   emit(body: CodifyEventBody): CodifyEvent {

@@ -10,9 +10,9 @@ import {
   type ExploreResult,
   type ExploreSettings,
 } from '../../explore/run-explore.js';
-import { PaperError } from '../../paper/paper-error.js';
-import type { PaperReader } from '../../paper/paper-reader.js';
-import { checkModelPdfReading } from '../../paper/read-paper-with-model.js';
+import { PaperError } from '../../reader/paper-error.js';
+import type { PaperReader } from '../../reader/paper-reader.js';
+import { checkModelPdfReading } from '../../reader/read-paper-with-model.js';
 import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { RunNotFoundError } from '../../runs/find-run.js';

@@ -1,14 +1,14 @@
 import { type Command, Option } from 'commander';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { modelsForCommand } from '../../llm/caller-for-command.js';
-import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../paper/index.js';
-import type { PaperReader } from '../../paper/paper-reader.js';
-import { paperReaders } from '../../paper/paper-reader.js';
+import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
+import type { PaperReader } from '../../reader/paper-reader.js';
+import { paperReaders } from '../../reader/paper-reader.js';
 import {
   checkModelPdfReading,
   checkPdfForModelReader,
   readPaperWithModel,
-} from '../../paper/read-paper-with-model.js';
+} from '../../reader/read-paper-with-model.js';
 
 export interface ReadCommandOptions {
   json?: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPaper } from '../../src/paper/index.js';
+import { readPaper } from '../../src/reader/index.js';
 import { latexPdfFixtures } from './latex-pdf-fixtures.js';
 
 describe('an align environment in a pdflatex PDF', () => {

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownPaperToPdf } from '../../src/paper/markdown-to-pdf.js';
-import { PaperError } from '../../src/paper/paper-error.js';
-import { readPaper } from '../../src/paper/read-paper.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import { markdownPaperToPdf } from '../../src/reader/markdown-to-pdf.js';
+import { PaperError } from '../../src/reader/paper-error.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 import { equations, examplePaperPath, examplePapers, headings } from './example-papers.js';
 
 const require = createRequire(import.meta.url);

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PaperError } from '../../src/paper/paper-error.js';
-import { readPaper } from '../../src/paper/read-paper.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import { PaperError } from '../../src/reader/paper-error.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 
 async function project(files: Record<string, string>): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'codify-latex-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readPaper } from '../../src/paper/read-paper.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 import { equations, examplePaperPath, examplePapers, headings } from './example-papers.js';
 
 describe.each(examplePapers)('example paper %s: Markdown and LaTeX agree', (name) => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { PaperDocument } from '../../src/paper/document.js';
+import type { PaperDocument } from '../../src/reader/document.js';
 
 /** The example papers shipped in examples/papers/, each in Markdown, LaTeX and PDF. */
 export const examplePapers = ['mixup-tabular', 'random-fourier-features'] as const;

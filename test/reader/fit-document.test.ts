@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PaperDocument } from '../../src/paper/document.js';
-import { fitDocument } from '../../src/paper/fit-document.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import type { PaperDocument } from '../../src/reader/document.js';
+import { fitDocument } from '../../src/reader/fit-document.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 
 function section(heading: string, words: number, equations: string[] = []) {
   const text = Array.from({ length: words }, (_unused, index) => `${heading}${index}`).join(' ');

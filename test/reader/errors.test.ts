@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PaperError } from '../../src/paper/paper-error.js';
-import { readPaper } from '../../src/paper/read-paper.js';
+import { PaperError } from '../../src/reader/paper-error.js';
+import { readPaper } from '../../src/reader/read-paper.js';
 
 async function folder(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'codify-paper-errors-'));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clippedRuns } from '../../src/paper/pdf-clipped-text.js';
-import { readPaper, renderDocument } from '../../src/paper/index.js';
+import { clippedRuns } from '../../src/reader/pdf-clipped-text.js';
+import { readPaper, renderDocument } from '../../src/reader/index.js';
 
 const codes = {
   save: 10,

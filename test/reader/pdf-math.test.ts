@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Dehyphenator } from '../../src/paper/dehyphenate.js';
-import type { PdfItem } from '../../src/paper/pdf-columns.js';
-import { readingOrder } from '../../src/paper/pdf-columns.js';
-import { composeMath } from '../../src/paper/pdf-math.js';
-import { renderItems } from '../../src/paper/pdf-scripts.js';
+import { Dehyphenator } from '../../src/reader/dehyphenate.js';
+import type { PdfItem } from '../../src/reader/pdf-columns.js';
+import { readingOrder } from '../../src/reader/pdf-columns.js';
+import { composeMath } from '../../src/reader/pdf-math.js';
+import { renderItems } from '../../src/reader/pdf-scripts.js';
 
 /** A glyph run as pdf.js reports it, for TeX's fonts: CMMI10 math italic unless told. */
 function item(

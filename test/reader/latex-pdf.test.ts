@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PaperDocument } from '../../src/paper/document.js';
-import { readPaper } from '../../src/paper/read-paper.js';
-import { compareReadings } from '../../src/paper/reading-agreement.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import type { PaperDocument } from '../../src/reader/document.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { compareReadings } from '../../src/reader/reading-agreement.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 import { headings } from './example-papers.js';
 import { latexPdfFixtures } from './latex-pdf-fixtures.js';
 

@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPaper } from '../../src/paper/read-paper.js';
-import { renderDocument } from '../../src/paper/render-document.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 
 const paper = `# A Tiny Method
 

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPaper } from '../../src/paper/read-paper.js';
+import { readPaper } from '../../src/reader/read-paper.js';
 
 const paper = `Sparse Ridge Probes for Tiny Networks
 Ann Example and Bo Example

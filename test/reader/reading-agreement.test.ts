@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PaperDocument } from '../../src/paper/document.js';
-import { emptySection } from '../../src/paper/document.js';
-import { compareReadings, wordTokens } from '../../src/paper/reading-agreement.js';
+import type { PaperDocument } from '../../src/reader/document.js';
+import { emptySection } from '../../src/reader/document.js';
+import { compareReadings, wordTokens } from '../../src/reader/reading-agreement.js';
 
 function document(
   text: string,

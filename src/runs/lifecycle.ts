@@ -1,0 +1,128 @@
+import { errorMessage } from '../errors/codify-error.js';
+import { InputError } from '../errors/codify-error.js';
+import { RunStopped } from '../errors/run-stopped.js';
+import { CompletedCallsCaller } from '../llm/completed-calls-caller.js';
+import type { ModelCaller, RoleName } from '../llm/types.js';
+import type { EventOf, RunMode, RunStatus } from './events.js';
+import { createRun, openRun, type Run } from './run.js';
+import type { RunHost } from './run-host.js';
+import { saveRunSettings } from './run-settings.js';
+import { Stages } from './stages.js';
+
+/** A new run: its mode, its name in the folder, what it works on, the settings to save. */
+export interface NewRun {
+  mode: RunMode;
+  name: string;
+  task?: string;
+  models?: Partial<Record<RoleName, string[]>>;
+  /** Saved as settings.json, so `codify resume` repeats the run exactly. */
+  settings?: unknown;
+}
+
+/** An interrupted run to continue (`codify resume RUN`): its folder or id. */
+export interface ResumedRun {
+  resume: string;
+  models?: Partial<Record<RoleName, string[]>>;
+}
+
+/** What a mode's body works with: the run, its stages and a model caller that never pays twice. */
+export interface RunScope {
+  run: Run;
+  stages: Stages;
+  /** Answers requests the interrupted process completed from its log; the rest go to the model. */
+  models: ModelCaller;
+  host: RunHost;
+  /** Completed calls of earlier processes that this one has answered from the log so far. */
+  reusedCalls: () => number;
+}
+
+/** How the body ends the run: run-end's status, reason and result, and what to return. */
+export interface RunClosing<T> {
+  status: RunStatus;
+  reason?: string;
+  result?: unknown;
+  value: T;
+}
+
+/**
+ * The one lifecycle every mode runs through (ARCHITECTURE.md): open a new run or re-open
+ * an interrupted one, subscribe the host's sinks, build the model caller (answering
+ * completed calls from the log on resume), run the body's stages, and close with run-end.
+ * An error closes the run `failed`; a stop (RunStopped, or the host's signal aborted)
+ * closes it `stopped` with what it finished, and RunStopped reaches the interface, which
+ * exits with the stop's code. Nothing here or in a body exits the process.
+ */
+export async function withRun<T>(
+  opening: NewRun | ResumedRun,
+  host: RunHost,
+  makeModels: (run: Run) => ModelCaller,
+  body: (scope: RunScope) => Promise<RunClosing<T>>,
+): Promise<T> {
+  const run = 'resume' in opening ? reopen(opening, host) : create(opening, host);
+  host.onRun?.(run);
+  try {
+    if (!('resume' in opening) && opening.settings !== undefined) {
+      saveRunSettings(run.dir, opening.mode, opening.settings);
+    }
+    const inner = makeModels(run);
+    const models = run.resumed ? CompletedCallsCaller.fromEvents(run.earlier, inner) : inner;
+    if (models instanceof CompletedCallsCaller && models.unused > 0) {
+      run.emit({
+        type: 'log',
+        level: 'info',
+        message: `resuming: ${models.unused} completed model calls are answered from the log, not paid again`,
+      });
+    }
+    const closing = await body({
+      run,
+      stages: new Stages(run, host.signal),
+      models,
+      host,
+      reusedCalls: () => (models instanceof CompletedCallsCaller ? models.reused : 0),
+    });
+    run.close(closing.status, closing.reason, closing.result);
+    return closing.value;
+  } catch (error) {
+    const stopped =
+      error instanceof RunStopped ||
+      (host.signal?.aborted === true && !(error instanceof InputError));
+    run.close(stopped ? 'stopped' : 'failed', errorMessage(error));
+    if (stopped && !(error instanceof RunStopped) && host.signal !== undefined) {
+      throw RunStopped.from(host.signal);
+    }
+    throw error;
+  }
+}
+
+function create(opening: NewRun, host: RunHost): Run {
+  return createRun({
+    mode: opening.mode,
+    name: opening.name,
+    ...(opening.task === undefined ? {} : { task: opening.task }),
+    ...(opening.models === undefined ? {} : { models: opening.models }),
+    ...(host.runsRoot === undefined ? {} : { root: host.runsRoot }),
+    ...(host.argv === undefined ? {} : { argv: host.argv }),
+    ...(host.sinks === undefined ? {} : { sinks: host.sinks }),
+  });
+}
+
+function reopen(opening: ResumedRun, host: RunHost): Run {
+  const run = openRun(opening.resume, {
+    ...(host.runsRoot === undefined ? {} : { root: host.runsRoot }),
+    ...(host.argv === undefined ? {} : { argv: host.argv }),
+    ...(host.sinks === undefined ? {} : { sinks: host.sinks }),
+    ...(opening.models === undefined ? {} : { models: opening.models }),
+  });
+  const ended = lastEnd(run);
+  if (ended !== undefined && ended.status !== 'failed' && ended.status !== 'stopped') {
+    run.close('failed', `resume refused: the run had already ended ${ended.status}`);
+    throw new InputError(
+      `${run.dir} has already ended (${ended.status}); there is nothing to resume`,
+    );
+  }
+  return run;
+}
+
+function lastEnd(run: Run): EventOf<'run-end'> | undefined {
+  return run.earlier.findLast((event): event is EventOf<'run-end'> => event.type === 'run-end');
+}

@@ -11,6 +11,7 @@ import { parseMetric } from '../tasks/parse-metric.js';
 import type { Task } from '../tasks/types.js';
 import { diffStatistics, unifiedDiff } from '../workspace/unified-diff.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { RunTotals } from '../runs/events.js';
 import type { BudgetUsage } from './budgets.js';
 import type { StrategyName, StrategyStatus } from './strategies/strategy.js';
 
@@ -75,7 +76,10 @@ export interface ImplementResult {
   steps: number;
   tokens: { input: number; output: number; cached: number; total: number };
   costUsd: number | null;
+  /** Time the run was worked on, over every process that worked on it (a resume's wait excluded). */
   wallTimeMs: number;
+  /** That time by stage: measuring the starter, the agent, measuring the final script. */
+  stageTimesMs?: Record<string, number>;
 }
 
 export interface FinalResultInput {
@@ -90,6 +94,14 @@ export interface FinalResultInput {
   limits: SandboxLimits;
   gpu: boolean;
   usage: BudgetUsage;
+  /**
+   * The run's totals over its whole log (every call paid, once, over every process): the
+   * one accounting that `codify runs`, the web app and eval reports read too.
+   */
+  totals: RunTotals;
+  /** Time worked on the run before the final measurement, and by stage. */
+  wallTimeMs: number;
+  stageTimesMs: Record<string, number>;
   /** Untraced runs of the final script (`--repeats`); default 1. */
   repeats?: number;
   /** The starter's metric from codify's own repeated measurement, when it made one. */
@@ -254,6 +266,7 @@ async function measureFinal(
  * missing or failing script: that is part of the result.
  */
 export async function writeFinalResult(input: FinalResultInput): Promise<ImplementResult> {
+  const started = Date.now();
   const script = input.script ?? input.task.output;
   let content: string | undefined;
   try {
@@ -290,7 +303,8 @@ export async function writeFinalResult(input: FinalResultInput): Promise<Impleme
       : diffStatistics(
           unifiedDiff(input.task.entrypoint, script, input.task.files.starterCode, content),
         );
-  const { usage } = input;
+  const { usage, totals } = input;
+  const finalMs = Date.now() - started;
   const result: ImplementResult = {
     outcome: input.status,
     reason: input.reason,
@@ -306,13 +320,14 @@ export async function writeFinalResult(input: FinalResultInput): Promise<Impleme
     linesEdited,
     steps: usage.steps,
     tokens: {
-      input: usage.inputTokens,
-      output: usage.outputTokens,
-      cached: usage.cachedInputTokens,
-      total: usage.inputTokens + usage.outputTokens,
+      input: totals.inputTokens,
+      output: totals.outputTokens,
+      cached: totals.cachedInputTokens,
+      total: totals.inputTokens + totals.outputTokens,
     },
-    costUsd: usage.costUsd,
-    wallTimeMs: usage.elapsedMs,
+    costUsd: totals.unpricedCalls > 0 ? null : totals.costUsd,
+    wallTimeMs: input.wallTimeMs + finalMs,
+    stageTimesMs: { ...input.stageTimesMs, final: finalMs },
   };
   await writeFile(join(input.run.dir, resultFile), `${JSON.stringify(result, null, 2)}\n`, 'utf8');
   input.run.emit({ type: 'artifact-write', path: join(input.run.dir, resultFile), kind: 'result' });

@@ -16,6 +16,8 @@ export interface ImplementSettings {
   limits: SandboxLimits;
   agent: AgentOptions;
   measureStarter: boolean;
+  /** Go on to the agent when the starter fails or prints no metric (`--allow-broken-starter`). */
+  allowBrokenStarter?: boolean;
   /** What codify measured the starter to achieve (starter_code_performance.txt it wrote). */
   measuredStarterPerformance?: string;
   /** Untraced runs of the starter and of the final script (`--repeats`); absent means 1. */

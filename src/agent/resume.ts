@@ -1,49 +1,38 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { callsBeforeLastCheckpoint } from '../llm/calls-from-events.js';
+import { callsInHistory } from '../llm/calls-from-events.js';
 import type { ModelCaller } from '../llm/types.js';
 import type { EventSink } from '../runs/events.js';
+import type { FeedbackChannel } from '../runs/feedback.js';
 import { findRun } from '../runs/find-run.js';
+import { withRun } from '../runs/lifecycle.js';
 import { readEvents } from '../runs/read-events.js';
-import { openRun, type Run } from '../runs/run.js';
+import type { Run } from '../runs/run.js';
+import type { RunHost } from '../runs/run-host.js';
 import { resolveRunsRoot } from '../runs/runs-root.js';
 import { loadTask } from '../tasks/load-task.js';
 import { openWorkspace } from '../workspace/create-workspace.js';
-import type { ActionDefinition } from './actions/types.js';
 import type { AgentOptions } from './agent-options.js';
 import type { AgentCheckpoint } from './checkpoint.js';
 import { type ImplementResult, resultFile } from './final-result.js';
-import { continueSession } from './implement.js';
+import type { ImplementHooks } from './implement.js';
 import { readSettings, saveSettings } from './implement-settings.js';
-import type { FeedbackChannel } from '../runs/feedback.js';
-import type { AskFeedback } from './strategies/strategy.js';
+import { implementStages } from './implement-stages.js';
 import { restoreFiles } from './workspace-snapshot.js';
 
 /** Where a resumed run picks up. */
 export interface ResumePoint {
   /** Steps completed before this process. */
   step: number;
-  /** Model calls completed before the checkpoint resumed from: a replay continues after them. */
+  /**
+   * Model calls the run's history holds: those of completed steps and those of the step
+   * redone now, which are answered from the log; a replay continues after them.
+   */
   completedCalls: number;
 }
 
-export interface ResumeOptions {
-  /**
-   * The models, or a factory given the re-opened run (so a router can record its calls there)
-   * and the point it resumes from (so a replay starts at the right call).
-   */
-  models: ModelCaller | ((run: Run, resumed: ResumePoint) => ModelCaller);
-  runsRoot?: string;
-  ask?: AskFeedback;
-  feedback?: FeedbackChannel;
-  sinks?: EventSink[];
-  argv?: string[];
-  actions?: readonly ActionDefinition[];
-  /** Changes to the run's agent options, e.g. a larger step budget. */
-  agent?: Partial<AgentOptions>;
-  signal?: AbortSignal;
-  onRun?: (run: Run) => void;
-}
+/** The models of a resumed run, given the re-opened run and where it resumes. */
+export type ResumeModels = ModelCaller | ((run: Run, resumed: ResumePoint) => ModelCaller);
 
 /** The checkpoint of the last completed step in a run's events, if any. */
 export function lastCheckpoint(runDir: string): AgentCheckpoint | undefined {
@@ -62,28 +51,45 @@ export function lastCheckpoint(runDir: string): AgentCheckpoint | undefined {
 }
 
 /** Whether the resume sets any budget (steps, minutes, tokens, cost) anew. */
-function raisesBudget(agent: ResumeOptions['agent']): boolean {
+function raisesBudget(agent: Partial<AgentOptions> | undefined): boolean {
   if (agent === undefined) return false;
   return [agent.maxSteps, agent.maxMinutes, agent.maxTokens, agent.maxCostUsd].some(
     (value) => value !== undefined,
   );
 }
 
+/** The checkpoint to continue from, with a stop or a spent (and now raised) budget undone. */
+function checkpointToContinue(runDir: string, raised: boolean): AgentCheckpoint | undefined {
+  const checkpoint = lastCheckpoint(runDir);
+  if (checkpoint?.finished?.status === 'stopped') checkpoint.finished = null;
+  if (checkpoint?.finished?.status === 'budget-exhausted' && raised) {
+    // The next step is planned under the raised budgets; a budget still spent forces again.
+    checkpoint.finished = null;
+    checkpoint.forcedFinal = null;
+  }
+  return checkpoint;
+}
+
 /**
- * `codify resume RUN`: re-opens an implement run killed at any point and continues after
- * its last completed step. Completed steps' model calls are not repeated; the edits of a
- * step that did not complete are undone and the step is redone. A run that completed or
- * failed returns its result.json; so does one that spent its budget, unless a budget is
- * raised.
+ * `codify resume RUN` for implement: re-opens a run killed at any point and continues after
+ * its last completed step, through the one lifecycle (ARCHITECTURE.md "Resume"). Calls the
+ * interrupted process completed are answered from the log, those of the unfinished step
+ * included, so none is paid twice; that step's edits are undone and the step redone. A run
+ * that completed or failed returns its result.json; so does one that spent its budget,
+ * unless a budget is raised.
  */
-export async function resumeAgent(
+export async function resumeImplement(
   reference: string,
-  options: ResumeOptions,
+  host: RunHost,
+  models: ResumeModels,
+  changes: { agent?: Partial<AgentOptions> } = {},
+  hooks: ImplementHooks = {},
 ): Promise<ImplementResult> {
-  const runDir = findRun(reference, resolveRunsRoot(options.runsRoot));
-  const end = readEvents(runDir).events.findLast((event) => event.type === 'run-end');
+  const runDir = findRun(reference, resolveRunsRoot(host.runsRoot));
+  const { events } = readEvents(runDir);
+  const end = events.findLast((event) => event.type === 'run-end');
   const resultPath = join(runDir, resultFile);
-  const raised = raisesBudget(options.agent);
+  const raised = raisesBudget(changes.agent);
   // A stopped run (Ctrl-C, SIGTERM, or "stop" at an interactive pause) is continued, and so
   // is one that spent its budget when a budget flag raises it; one that completed or failed
   // returns its result.
@@ -93,49 +99,60 @@ export async function resumeAgent(
     return JSON.parse(readFileSync(resultPath, 'utf8')) as ImplementResult;
   }
   const settings = await readSettings(runDir);
-  if (options.agent !== undefined) {
-    settings.agent = { ...settings.agent, ...options.agent };
+  if (changes.agent !== undefined) {
+    settings.agent = { ...settings.agent, ...changes.agent };
     await saveSettings(runDir, settings);
   }
   const task = await loadTask(settings.taskDir);
-  const checkpoint = settings.strategy === 'agent' ? lastCheckpoint(runDir) : undefined;
-  if (checkpoint?.finished?.status === 'stopped') checkpoint.finished = null;
-  if (checkpoint?.finished?.status === 'budget-exhausted' && raised) {
-    // The next step is planned under the raised budgets; a budget still spent forces again.
-    checkpoint.finished = null;
-    checkpoint.forcedFinal = null;
-  }
+  const checkpoint =
+    settings.strategy === 'agent' ? checkpointToContinue(runDir, raised) : undefined;
   const resumed: ResumePoint = {
     step: checkpoint?.step ?? 0,
-    // Other strategies start over, asking every call again.
-    completedCalls:
-      checkpoint === undefined ? 0 : callsBeforeLastCheckpoint(readEvents(runDir).events),
+    completedCalls: callsInHistory(events),
   };
-  const run = openRun(runDir, { ...(options.argv === undefined ? {} : { argv: options.argv }) });
-  for (const sink of options.sinks ?? []) run.subscribe(sink);
-  options.onRun?.(run);
-  try {
-    const workspace = await openWorkspace(runDir, task);
-    const rolledBack = await restoreFiles(workspace, checkpoint?.files ?? {});
-    run.emit({
-      type: 'log',
-      level: 'info',
-      message: `resuming after step ${checkpoint?.step ?? 0}${rolledBack.length > 0 ? `; undid the unfinished step's edits to ${rolledBack.join(', ')}` : ''}`,
-    });
-    return await continueSession(
-      { run, task, workspace, settings },
-      {
-        models:
-          typeof options.models === 'function' ? options.models(run, resumed) : options.models,
-        ...(options.ask === undefined ? {} : { ask: options.ask }),
-        ...(options.feedback === undefined ? {} : { feedback: options.feedback }),
-        ...(options.actions === undefined ? {} : { actions: options.actions }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(checkpoint === undefined ? {} : { checkpoint }),
-      },
-    );
-  } catch (error) {
-    run.close('failed', error instanceof Error ? error.message : String(error));
-    throw error;
-  }
+  return withRun(
+    { resume: runDir },
+    host,
+    (run) => (typeof models === 'function' ? models(run, resumed) : models),
+    async (scope) => {
+      const workspace = await openWorkspace(runDir, task);
+      const rolledBack = await restoreFiles(workspace, checkpoint?.files ?? {});
+      scope.run.emit({
+        type: 'log',
+        level: 'info',
+        message: `resuming after step ${checkpoint?.step ?? 0}${rolledBack.length > 0 ? `; undid the unfinished step's edits to ${rolledBack.join(', ')}` : ''}`,
+      });
+      return implementStages(
+        scope,
+        { run: scope.run, task, workspace, settings },
+        hooks,
+        checkpoint,
+      );
+    },
+  );
+}
+
+/** The options object of earlier versions, still taken by `resumeAgent`. */
+export interface ResumeOptions extends ImplementHooks {
+  models: ResumeModels;
+  runsRoot?: string;
+  feedback?: FeedbackChannel;
+  sinks?: EventSink[];
+  argv?: string[];
+  /** Changes to the run's agent options, e.g. a larger step budget. */
+  agent?: Partial<AgentOptions>;
+  signal?: AbortSignal;
+  onRun?: (run: Run) => void;
+}
+
+/** `resumeImplement` with its host, models and changes in one object. */
+export function resumeAgent(reference: string, options: ResumeOptions): Promise<ImplementResult> {
+  const { models, runsRoot, feedback, sinks, argv, agent, signal, onRun, actions, ask } = options;
+  return resumeImplement(
+    reference,
+    { runsRoot, feedback, sinks, argv, signal, onRun },
+    models,
+    { agent },
+    { actions, ask },
+  );
 }

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { exitCodes } from '../errors/exit-codes.js';
 import { registerCheckCommand } from './commands/check.js';
 import { registerExploreCommand } from './commands/explore.js';
 import { registerEvalCommand } from './commands/eval.js';
@@ -29,7 +30,7 @@ program
   .action(async () => {
     const report = await runDoctor();
     for (const line of report.lines) process.stdout.write(`${line}\n`);
-    process.exitCode = report.ok ? 0 : 1;
+    process.exitCode = report.ok ? exitCodes.ok : exitCodes.environment;
   });
 
 registerImplementCommand(program);
@@ -51,5 +52,5 @@ try {
 } catch (error) {
   if (!(error instanceof CommanderError)) throw error;
   // Commander has already printed the message, or the help / version asked for (exit 0).
-  process.exitCode = error.exitCode === 0 ? 0 : 2;
+  process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
 }

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/codify-error.js';
 import type { CodifyConfig } from '../config/codify-config.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ModelFlags } from '../config/model-flags.js';
@@ -23,7 +24,7 @@ export function loadModelSetup(flags: ModelFlags): CodifyConfig {
   const config = loadConfig({ flags });
   const missing = missingRoles(config);
   if (missing.length > 0) {
-    throw new Error(
+    throw new UsageError(
       `no model is set for ${missing.join(', ')}: pass --model SPEC (e.g. --model openai:gpt-4o-mini, --model exchange:DIR, --model replay:FILE), set CODIFY_MODEL, or give roles in codify.config.json`,
     );
   }

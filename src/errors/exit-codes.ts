@@ -15,6 +15,10 @@ export const exitCodes = {
   environment: 4,
   /** A model call failed and the run could not go on (provider error, replay mismatch). */
   model: 5,
+  /** The task's starter code fails: non-zero exit, killed, timed out or out of memory. */
+  starterFailed: 6,
+  /** The task declares a metric and the starter's output has no number matching its pattern. */
+  metricNotFound: 7,
   /** Stopped by Ctrl-C (SIGINT) or by the web app's or MCP's Stop. */
   stopped: 130,
   /** Stopped by SIGTERM. */

@@ -1,3 +1,5 @@
+import { CodifyError } from '../errors/codify-error.js';
+import { exitCodes } from '../errors/exit-codes.js';
 import { execFile } from 'node:child_process';
 import {
   cpSync,
@@ -26,9 +28,9 @@ export interface RunArchive {
 }
 
 /** Over the size cap: the run must come back through a shared folder instead. */
-export class ArchiveTooLargeError extends Error {
+export class ArchiveTooLargeError extends CodifyError {
   constructor(message: string) {
-    super(message);
+    super(message, exitCodes.runFailed);
     this.name = 'ArchiveTooLargeError';
   }
 }

@@ -1,5 +1,6 @@
+import { EnvironmentError } from '../errors/codify-error.js';
 /** A hosted provider's API key is not set. */
-export class MissingApiKeyError extends Error {
+export class MissingApiKeyError extends EnvironmentError {
   constructor(
     readonly spec: string,
     readonly variable: string,

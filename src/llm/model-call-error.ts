@@ -1,7 +1,9 @@
+import { CodifyError } from '../errors/codify-error.js';
+import { exitCodes } from '../errors/exit-codes.js';
 import type { RoleName } from './types.js';
 
 /** A model call that failed for good: not retryable, or out of retries. */
-export class ModelCallError extends Error {
+export class ModelCallError extends CodifyError {
   constructor(
     readonly role: RoleName,
     readonly spec: string,
@@ -10,7 +12,7 @@ export class ModelCallError extends Error {
     options?: { cause?: unknown },
   ) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    super(`${role} model ${spec} failed after ${tries}: ${reason}`, options);
+    super(`${role} model ${spec} failed after ${tries}: ${reason}`, exitCodes.model, options);
     this.name = 'ModelCallError';
   }
 }

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/codify-error.js';
 /** Providers reached over HTTP through the Vercel AI SDK. */
 export const hostedProviderNames = [
   'openai',
@@ -26,7 +27,7 @@ export interface ModelSpec {
   text: string;
 }
 
-export class ModelSpecError extends Error {
+export class ModelSpecError extends UsageError {
   constructor(message: string) {
     super(message);
     this.name = 'ModelSpecError';

@@ -1,3 +1,4 @@
+import { exitCodes } from '../errors/exit-codes.js';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseEventLines } from '../runs/parse-event-lines.js';
@@ -52,11 +53,15 @@ function readEventLogCalls(file: string, text: string): RecordedCall[] {
   if (problem !== undefined) {
     throw new ReplayError(
       `replay: ${file} line ${problem.line} is not an event (${problem.message})`,
+      exitCodes.input,
     );
   }
   const calls = recordedCallsFromEvents(events);
   if (calls.length === 0) {
-    throw new ReplayError(`replay: the event log ${file} holds no completed model calls`);
+    throw new ReplayError(
+      `replay: the event log ${file} holds no completed model calls`,
+      exitCodes.input,
+    );
   }
   return calls;
 }
@@ -71,7 +76,7 @@ export function readRecording(file: string): RecordedCall[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ReplayError(`replay: cannot read the recording ${file} (${reason})`);
+    throw new ReplayError(`replay: cannot read the recording ${file} (${reason})`, exitCodes.input);
   }
   if (isEventLog(text)) return readEventLogCalls(file, text);
   const calls: RecordedCall[] = [];
@@ -81,7 +86,7 @@ export function readRecording(file: string): RecordedCall[] {
     try {
       json = JSON.parse(line);
     } catch {
-      throw new ReplayError(`replay: ${file} line ${index + 1} is not valid JSON`);
+      throw new ReplayError(`replay: ${file} line ${index + 1} is not valid JSON`, exitCodes.input);
     }
     const parsed = recordedCallSchema.safeParse(json);
     if (!parsed.success) {
@@ -89,6 +94,7 @@ export function readRecording(file: string): RecordedCall[] {
       const path = issue?.path.join('.') ?? '';
       throw new ReplayError(
         `replay: ${file} line ${index + 1} is not a recorded call (${path}: ${issue?.message ?? 'invalid'})`,
+        exitCodes.input,
       );
     }
     const { system, costUsd, ...rest } = parsed.data;

@@ -1,9 +1,10 @@
+import { UsageError } from '../errors/codify-error.js';
 import { appendFileSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordedCall } from './recorded-call.js';
 
 /** `--record FILE` names a file that already holds a session; it is never appended to or overwritten. */
-export class RecordingExistsError extends Error {
+export class RecordingExistsError extends UsageError {
   constructor(readonly file: string) {
     super(
       `--record ${file}: the file already holds a recording; choose a new file name (or delete it) so two sessions are not mixed`,

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 export type PaperErrorCode =
   | 'missing'
   | 'empty'
@@ -9,7 +10,7 @@ export type PaperErrorCode =
   | 'include-cycle';
 
 /** A paper codify cannot read, with a message that names the file and what to do. */
-export class PaperError extends Error {
+export class PaperError extends InputError {
   readonly code: PaperErrorCode;
   readonly path: string;
 

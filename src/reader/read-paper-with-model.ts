@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/codify-error.js';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { ChatMessage, ModelCaller } from '../llm/types.js';
@@ -34,7 +35,7 @@ async function isPdf(path: string): Promise<boolean> {
 }
 
 /**
- * Throws PaperError when `--paper-reader model` cannot apply: the path is missing, is not a
+ * Throws (PaperError for a missing path, UsageError otherwise) when `--paper-reader model` cannot apply: the path is missing, is not a
  * PDF (LaTeX and Markdown are read exactly by codify, so a model adds only cost), or the
  * planner's provider cannot read PDFs.
  */
@@ -44,7 +45,8 @@ export async function checkModelPdfReading(
 ): Promise<void> {
   await checkPdfForModelReader(path);
   const problem = modelPdfReaderProblem(plannerSpec);
-  if (problem !== undefined) throw new PaperError('unreadable', path, problem);
+  // A flag that does not fit the provider is a usage error, not a problem of the paper.
+  if (problem !== undefined) throw new UsageError(problem);
 }
 
 /** Throws PaperError unless the path is a PDF file, the only input a model reader is for. */
@@ -56,9 +58,7 @@ export async function checkPdfForModelReader(path: string): Promise<void> {
     throw new PaperError('missing', path, `Paper not found: ${path}. Check the path.`);
   }
   if (!file || !(await isPdf(path))) {
-    throw new PaperError(
-      'unknown-format',
-      path,
+    throw new UsageError(
       `--paper-reader model reads PDFs only, and ${path} is not a PDF: codify reads LaTeX, Markdown and text exactly itself. Drop --paper-reader model (or give the paper's PDF).`,
     );
   }

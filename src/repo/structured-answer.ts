@@ -1,14 +1,19 @@
+import { CodifyError } from '../errors/codify-error.js';
+import { exitCodes } from '../errors/exit-codes.js';
 import type { z } from 'zod';
 import type { ChatMessage, ModelAnswer, ModelCaller, ModelRequest } from '../llm/types.js';
 
 /** The model never produced an answer that fits the schema, after every re-ask. */
-export class StructuredAnswerError extends Error {
+export class StructuredAnswerError extends CodifyError {
   constructor(
     readonly label: string,
     readonly lastProblem: string,
     readonly attempts: number,
   ) {
-    super(`${label}: no valid answer after ${attempts} attempts; last problem: ${lastProblem}`);
+    super(
+      `${label}: no valid answer after ${attempts} attempts; last problem: ${lastProblem}`,
+      exitCodes.model,
+    );
     this.name = 'StructuredAnswerError';
   }
 }

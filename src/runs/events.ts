@@ -241,6 +241,8 @@ export interface RunTotals {
   llmCalls: number;
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens the providers served from their prompt caches (part of inputTokens). */
+  cachedInputTokens: number;
   /** Sum of the known costs, in dollars. */
   costUsd: number;
   /** llm-end events whose cost was null (price unknown); costUsd is then a lower bound. */

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 import { existsSync, linkSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { feedbackAnswerSchema, type FeedbackAnswer, type FeedbackRequest } from './feedback.js';
@@ -13,7 +14,7 @@ export interface FeedbackEntry {
  * An answer refused: `invalid` when the answer or the request id is malformed (the caller's
  * mistake), `conflict` when the run has not asked it or it is answered already.
  */
-export class FeedbackAnswerError extends Error {
+export class FeedbackAnswerError extends InputError {
   constructor(
     readonly kind: 'invalid' | 'conflict',
     message: string,

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { editDistance } from './edit-distance.js';
@@ -6,7 +7,7 @@ import { readFirstEvent } from './read-first-event.js';
 import { listRunIds } from './run-folders.js';
 
 /** A RUN argument that names no run, or several; the message says which runs exist. */
-export class RunNotFoundError extends Error {
+export class RunNotFoundError extends InputError {
   constructor(
     message: string,
     readonly candidates: string[],

@@ -114,7 +114,9 @@ function reopen(opening: ResumedRun, host: RunHost): Run {
     ...(opening.models === undefined ? {} : { models: opening.models }),
   });
   const ended = lastEnd(run);
-  if (ended !== undefined && ended.status !== 'failed' && ended.status !== 'stopped') {
+  // Failed and stopped runs continue, and so does one that spent its budget when the mode
+  // raises it (implement decides that before it gets here); a completed run is done.
+  if (ended?.status === 'completed') {
     run.close('failed', `resume refused: the run had already ended ${ended.status}`);
     throw new InputError(
       `${run.dir} has already ended (${ended.status}); there is nothing to resume`,

@@ -5,6 +5,7 @@ export const emptyTotals = (): RunTotals => ({
   llmCalls: 0,
   inputTokens: 0,
   outputTokens: 0,
+  cachedInputTokens: 0,
   costUsd: 0,
   unpricedCalls: 0,
 });
@@ -16,6 +17,7 @@ export function addToTotals(totals: RunTotals, event: CodifyEvent): RunTotals {
     totals.llmCalls += 1;
     totals.inputTokens += event.usage.inputTokens;
     totals.outputTokens += event.usage.outputTokens;
+    totals.cachedInputTokens += event.usage.cachedInputTokens ?? 0;
     if (event.costUsd === null) totals.unpricedCalls += 1;
     else totals.costUsd += event.costUsd;
   }

@@ -37,6 +37,8 @@ export interface Run extends RunContext {
   readonly earlier: readonly CodifyEvent[];
   /** True when this process continues a run an earlier process started (`codify resume`). */
   readonly resumed: boolean;
+  /** When this process opened the run (ms since the epoch). */
+  readonly openedAt: number;
 }
 
 export interface CreateRunOptions {
@@ -143,6 +145,7 @@ export function openRun(dirOrId: string, options: OpenRunOptions = {}): Run {
 
 class RecordedRun implements Run {
   private readonly sinks = new Set<EventSink>();
+  readonly openedAt = Date.now();
   private readonly runningTotals: RunTotals;
 
   constructor(

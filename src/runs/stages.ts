@@ -19,6 +19,11 @@ export interface StageOptions<T> {
    * codec, or `false` when the stage must run again (its calls are still answered from the log).
    */
   store?: StageStore<T>;
+  /**
+   * Runs even when a stop was asked: the stage that records what was finished (implement's
+   * result.json). It gets the signal through its own work, which should skip slow parts.
+   */
+  afterStop?: boolean;
 }
 
 /** One finished stage, as reports list them. */
@@ -67,7 +72,7 @@ export class Stages {
   ) {}
 
   async run<T>(name: string, work: () => Promise<T>, options: StageOptions<T> = {}): Promise<T> {
-    throwIfStopped(this.signal);
+    if (options.afterStop !== true) throwIfStopped(this.signal);
     const store = options.store ?? { save: (value: T) => value, load: (stored) => stored as T };
     const path = stageFile(this.owner.dir, name);
     if (store !== false && existsSync(path)) return this.reuse(name, path, store, options);
@@ -96,7 +101,9 @@ export class Stages {
     try {
       value = await work();
     } catch (error) {
-      const stopped = error instanceof RunStopped || this.signal?.aborted === true;
+      const stopped =
+        error instanceof RunStopped ||
+        (this.signal?.aborted === true && options.afterStop !== true);
       end(false, stopped ? `stopped: ${errorMessage(error)}` : errorMessage(error));
       throw stopped && !(error instanceof RunStopped) && this.signal !== undefined
         ? RunStopped.from(this.signal)

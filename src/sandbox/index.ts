@@ -1,3 +1,4 @@
+import { EnvironmentError } from '../errors/codify-error.js';
 import { checkBubblewrap } from './bubblewrap-check.js';
 import { bubblewrapSandbox } from './bubblewrap-sandbox.js';
 import { noSandbox } from './none-sandbox.js';
@@ -18,7 +19,7 @@ export interface SandboxOptions {
 }
 
 /** Raised by createSandbox when the chosen sandbox cannot run here; the message says what to do. */
-export class SandboxUnavailableError extends Error {
+export class SandboxUnavailableError extends EnvironmentError {
   override name = 'SandboxUnavailableError';
 }
 

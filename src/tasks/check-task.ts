@@ -1,3 +1,4 @@
+import { exitCodes } from '../errors/exit-codes.js';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,19 +10,20 @@ import { type FolderInspection, inspectTaskFolder } from './inspect-task-folder.
 import { loadTask } from './load-task.js';
 import { measureStarter } from './measure-starter.js';
 import type { MetricReading } from './parse-metric.js';
+import { starterFailure } from './starter-failure.js';
 import { TaskError } from './task-error.js';
 import { taskFileNames } from './task-file-names.js';
 import type { Task, TaskMetric } from './types.js';
 
 const optional = (text: string | undefined): string[] => (text === undefined ? [] : [text]);
 
-/** `codify check` exit codes. */
+/** `codify check` outcomes, as rows of the one exit-code table (README "Exit codes"). */
 export const checkExitCodes = {
-  usable: 0,
-  invalidTask: 1,
-  cannotRun: 2,
-  starterFailed: 3,
-  metricNotFound: 4,
+  usable: exitCodes.ok,
+  invalidTask: exitCodes.input,
+  cannotRun: exitCodes.environment,
+  starterFailed: exitCodes.starterFailed,
+  metricNotFound: exitCodes.metricNotFound,
 } as const;
 
 export interface CheckTaskOptions {
@@ -94,15 +96,6 @@ async function loadForCheck(dir: string): Promise<TaskCheckReport> {
   }
 }
 
-function starterProblem(run: StarterRun): string | undefined {
-  if (run.timedOut) return `the starter code did not finish within the timeout`;
-  if (run.memoryExceeded) return 'the starter code ran out of memory';
-  if (run.exitCode === 0) return undefined;
-  return run.exitCode === null
-    ? `the starter code was killed (${run.signal ?? 'no exit code'})`
-    : `the starter code exited with code ${run.exitCode}`;
-}
-
 /**
  * Validates a task folder the way `codify implement` would use it and runs its starter code
  * once in the sandbox, in a temporary copy that is deleted afterwards. Never throws for a
@@ -168,16 +161,13 @@ export async function checkTask(options: CheckTaskOptions): Promise<TaskCheckRep
     };
     report.run = run;
     if (task.metric) report.metric = { declared: task.metric, reading: measurement.metric };
-    const failure = starterProblem(run);
-    if (failure) {
-      report.exitCode = checkExitCodes.starterFailed;
-      report.problem = failure;
-    } else if (task.metric && !measurement.metric) {
-      report.exitCode = checkExitCodes.metricNotFound;
-      report.problem = `the starter's output has no match for the metric pattern ${task.metric.pattern} (task.json "metric.pattern"): make the script print the metric, or fix the pattern`;
-    } else if (task.metric && measurement.metric?.value === null) {
-      report.exitCode = checkExitCodes.metricNotFound;
-      report.problem = `the metric pattern matched "${measurement.metric.raw}", which is not a number: make the first capture group hold only the number`;
+    const failure = starterFailure(execution, task.metric, measurement.metric);
+    if (failure !== undefined) {
+      report.exitCode =
+        failure.kind === 'starter-failed'
+          ? checkExitCodes.starterFailed
+          : checkExitCodes.metricNotFound;
+      report.problem = failure.message;
     }
     return report;
   } finally {

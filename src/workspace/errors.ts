@@ -1,7 +1,10 @@
+import { CodifyError } from '../errors/codify-error.js';
+import { exitCodes } from '../errors/exit-codes.js';
 /** A workspace refusal or failure; `message` is written for the model to act on. */
-export class WorkspaceError extends Error {
+export class WorkspaceError extends CodifyError {
+  // Inside the agent loop it becomes an observation; one that escapes a run fails it.
   constructor(message: string) {
-    super(message);
+    super(message, exitCodes.runFailed);
     this.name = 'WorkspaceError';
   }
 }

@@ -73,7 +73,8 @@ describe('Ctrl-C and SIGTERM', () => {
     expect(end, output).toMatchObject({ status: 'stopped' });
     expect(end?.type === 'run-end' ? end.reason : '').toMatch(/^interrupted during step \d/);
     expect(output).toContain('stopping; the step in flight is cancelled');
-    expect(status).toBe(1);
+    // README "Exit codes": stopped by Ctrl-C.
+    expect(status).toBe(130);
     // The interrupted step left no checkpoint, and the final script was not measured.
     const checkpoints = events.filter((event) => event.type === 'step-end').length;
     const started = events.filter((event) => event.type === 'step-start').length;
@@ -118,7 +119,7 @@ describe('Ctrl-C and SIGTERM', () => {
     for (let waited = 0; !asked() && waited < 90_000; waited += 20) await sleep(20);
     expect(asked()).toBe(true);
     child.kill('SIGINT');
-    expect(await exited).toBe(1);
+    expect(await exited).toBe(130);
     model.stop();
     const events = readEvents(runFolder(root) ?? '').events;
     expect(events.findLast((event) => event.type === 'run-end')).toMatchObject({

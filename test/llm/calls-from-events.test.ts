@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findDivergence } from '../../src/cli/replay/divergence.js';
 import { replayArgv } from '../../src/cli/replay/replay-argv.js';
-import {
-  callsBeforeLastCheckpoint,
-  recordedCallsFromEvents,
-} from '../../src/llm/calls-from-events.js';
+import { callsInHistory, recordedCallsFromEvents } from '../../src/llm/calls-from-events.js';
 import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
 
 let seq = 0;
@@ -40,7 +37,9 @@ const stepEnd = (step: number) =>
   event({ type: 'step-end', step, action: 'x', checkpoint: { step } });
 
 describe('the model calls of a run, from its event log', () => {
-  it('drops the calls of a step that a resume redid, however often the run was resumed', () => {
+  it('keeps once the calls of a step a resume redid: re-asked copies (older logs) replace the first', () => {
+    // Logs written before the one lifecycle: the resumed process asked its redone step's
+    // calls again and logged them a second time.
     const events = [
       start(),
       call('a'),
@@ -48,16 +47,17 @@ describe('the model calls of a run, from its event log', () => {
       stepEnd(1),
       call('c'),
       stepEnd(2),
-      call('killed in step 3'),
+      call('d'),
       start(7),
       call('d'),
       stepEnd(3),
-      call('killed in step 4'),
-      call('killed in step 4 too'),
+      call('e'),
+      call('f'),
       start(12),
     ];
-    expect(callsBeforeLastCheckpoint(events)).toBe(4);
-    const resumed = [...events, call('e'), stepEnd(4), call('f')];
+    // e and f are answered from the log by the next process, so they count as completed.
+    expect(callsInHistory(events)).toBe(6);
+    const resumed = [...events, stepEnd(4), call('g')];
     expect(recordedCallsFromEvents(resumed).map((recorded) => recorded.text)).toEqual([
       'a',
       'b',
@@ -65,15 +65,21 @@ describe('the model calls of a run, from its event log', () => {
       'd',
       'e',
       'f',
+      'g',
     ]);
     expect(recordedCallsFromEvents(resumed).map((recorded) => recorded.call)).toEqual([
-      1, 2, 3, 4, 5, 6,
+      1, 2, 3, 4, 5, 6, 7,
     ]);
   });
 
-  it('counts no completed calls for a run without checkpoints (strategies that start over)', () => {
+  it('keeps a repeated request that no resume separates (several samples of one prompt)', () => {
+    const events = [start(), call('a'), call('a'), stepEnd(1)];
+    expect(recordedCallsFromEvents(events)).toHaveLength(2);
+  });
+
+  it('counts the calls of a run without checkpoints (strategies that start over ask them again)', () => {
     const events = [start(), call('a'), event({ type: 'step-end', step: 1, action: 'x' })];
-    expect(callsBeforeLastCheckpoint(events)).toBe(0);
+    expect(callsInHistory(events)).toBe(1);
     expect(recordedCallsFromEvents(events)).toHaveLength(1);
   });
 });

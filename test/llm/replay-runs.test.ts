@@ -212,9 +212,9 @@ describe('codify replay RUN', () => {
     expect(existsSync(join(report.replayRun, 'repo', 'requirements.txt'))).toBe(true);
   });
 
-  it('exits 2 for a run that does not exist', async () => {
+  it('exits 3 for a run that does not exist', async () => {
     const { status, output } = await codify(['replay', 'no-such-run', '--root', temporary]);
-    expect(status).toBe(2);
+    expect(status).toBe(3);
     expect(output).toContain('codify replay: no run "no-such-run"');
   });
 });

@@ -7,6 +7,7 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { createModelCaller } from '../../src/llm/create-model-caller.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import { readCommandOutput } from '../../src/cli/commands/read.js';
+import { UsageError } from '../../src/errors/codify-error.js';
 import { PaperError } from '../../src/reader/paper-error.js';
 import { readPaperWithModel } from '../../src/reader/read-paper-with-model.js';
 import { runExplore } from '../../src/explore/run-explore.js';
@@ -239,6 +240,7 @@ describe('--paper-reader model', () => {
       runsRoot,
       models: (run) => createScriptedCaller({}, { run }).caller,
     }).catch((caught: unknown) => caught);
-    expect(refused).toBeInstanceOf(PaperError);
+    // A LaTeX paper with --paper-reader model is a flag that does not fit: exit code 2.
+    expect(refused).toBeInstanceOf(UsageError);
   });
 });

@@ -48,10 +48,10 @@ describe('codify read', () => {
     expect(document.sections.flatMap((section) => section.equations)).toHaveLength(5);
   });
 
-  it('exits 2 naming the file for a missing, unknown-format or unreadable paper', async () => {
+  it('exits 3 naming the file for a missing, unknown-format or unreadable paper', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'codify-read-'));
     const missing = await codify('read', join(folder, 'nope.pdf'));
-    expect(missing.code).toBe(2);
+    expect(missing.code).toBe(3);
     expect(missing.out).toBe('');
     expect(missing.err).toBe(
       `codify read: Paper not found: ${join(folder, 'nope.pdf')}. Check the path.\n`,
@@ -60,7 +60,7 @@ describe('codify read', () => {
     const unknown = join(folder, 'notes.bin');
     await writeFile(unknown, Buffer.from([1, 0, 2, 0, 3]));
     const unknownResult = await readCommandOutput(unknown, {});
-    expect(unknownResult.exitCode).toBe(2);
+    expect(unknownResult.exitCode).toBe(3);
     expect(unknownResult.err).toContain(
       `Cannot tell the format of ${unknown}. Supported: PDF (.pdf)`,
     );
@@ -68,16 +68,16 @@ describe('codify read', () => {
     const broken = join(folder, 'broken.pdf');
     await writeFile(broken, '%PDF-1.7\nthis is not a PDF body');
     const brokenResult = await readCommandOutput(broken, {});
-    expect(brokenResult.exitCode).toBe(2);
+    expect(brokenResult.exitCode).toBe(3);
     expect(brokenResult.err).toContain(broken);
 
     const locked = join(folder, 'locked.md');
     await writeFile(locked, '# Title\n\nText.\n');
     await chmod(locked, 0o000);
     const lockedResult = await readCommandOutput(locked, {});
-    // Root reads any file; elsewhere the permission error is the user's to fix, exit 2.
+    // Root reads any file; elsewhere the permission error is the user's to fix, exit 3.
     if (process.getuid?.() !== 0) {
-      expect(lockedResult.exitCode).toBe(2);
+      expect(lockedResult.exitCode).toBe(3);
       expect(lockedResult.err).toContain(`cannot read the paper ${locked} (EACCES`);
     }
   });

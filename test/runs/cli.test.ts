@@ -113,7 +113,7 @@ describe('codify show', () => {
     expect(badFormat.err).toContain('stream-json');
 
     const missing = await codify('show', 'cifar-resnte');
-    expect(missing.code).toBe(2);
+    expect(missing.code).toBe(3);
     expect(missing.err).toContain('no run "cifar-resnte"');
     expect(missing.err).toContain(finished.id);
   });

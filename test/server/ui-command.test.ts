@@ -78,14 +78,14 @@ describe('codify ui', () => {
     expect(started.stderr()).toContain('--port takes a port number from 0 to 65535 (got "70000")');
   });
 
-  it('exits 2 saying what to do when the port is taken', async () => {
+  it('exits 4 saying what to do when the port is taken', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const address = blocker.address();
     const port = typeof address === 'object' && address !== null ? address.port : 0;
     try {
       const started = startUi(['--root', root, '--port', String(port)]);
-      expect(await started.exited).toBe(2);
+      expect(await started.exited).toBe(4);
       expect(started.stderr()).toContain('pick another with --port N');
     } finally {
       blocker.close();

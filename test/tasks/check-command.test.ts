@@ -71,9 +71,9 @@ describe('codify check', () => {
     expect(cpuOut).not.toContain('gpu was requested');
   });
 
-  it('fails a crashing starter with exit 3 and shows the output tail', async () => {
+  it('fails a crashing starter with exit 6 and shows the output tail', async () => {
     const { code, out } = await runCheck([fixtureTask('crashing-task')]);
-    expect(code).toBe(3);
+    expect(code).toBe(6);
     expect(out).toContain('exit code 1 after');
     expect(out).toContain('metric accuracy: not found (pattern accuracy: ([0-9.]+))');
     expect(out).toContain('Last 40 lines of output:');
@@ -81,37 +81,37 @@ describe('codify check', () => {
     expect(out).toContain('Result: NOT usable — the starter code exited with code 1');
   });
 
-  it('fails with exit 4 when the metric is declared but never printed', async () => {
+  it('fails with exit 7 when the metric is declared but never printed', async () => {
     const dir = await copyOf('good-task');
     await writeFile(
       join(dir, 'task.json'),
       JSON.stringify({ metric: { name: 'f1', pattern: 'f1=([0-9.]+)', goal: 'max' } }),
     );
     const { code, out } = await runCheck([dir]);
-    expect(code).toBe(4);
+    expect(code).toBe(7);
     expect(out).toContain('metric f1: not found (pattern f1=([0-9.]+))');
     expect(out).toContain('  | accuracy: 0.75');
     expect(out).toContain('no match for the metric pattern f1=([0-9.]+)');
   });
 
-  it('fails a task that does not validate with exit 1, still listing what it found', async () => {
+  it('fails a task that does not validate with exit 3, still listing what it found', async () => {
     const dir = await copyOf('good-task');
     await rm(join(dir, 'starter_code.py'));
     const { code, out } = await runCheck([dir]);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(out).toMatch(/MISS starter_code\.py +missing \(required\)/);
     expect(out).toMatch(/ok {3}methodology_description\.txt/);
     expect(out).toContain(`Result: NOT usable — starter_code.py is missing in ${dir}`);
     expect(out).not.toContain('Starter run');
   });
 
-  it('fails with exit 2 when the interpreter given cannot run', async () => {
+  it('fails with exit 4 when the interpreter given cannot run', async () => {
     const { code, out } = await runCheck([
       fixtureTask('good-task'),
       '--python',
       '/nonexistent/python3',
     ]);
-    expect(code).toBe(2);
+    expect(code).toBe(4);
     expect(out).toContain('--python /nonexistent/python3 cannot be used');
   });
 
@@ -154,7 +154,7 @@ describe('codify check', () => {
       'import time\nprint("started", flush=True)\ntime.sleep(30)\n',
     );
     const report = await checkTask({ taskPath: dir, sandbox: 'bubblewrap', timeoutS: 1 });
-    expect(report.exitCode).toBe(3);
+    expect(report.exitCode).toBe(6);
     expect(report.run?.timedOut).toBe(true);
     expect(report.problem).toBe('the starter code did not finish within the timeout');
     expect(report.run?.output).toContain('started');

@@ -45,10 +45,9 @@ export async function runSingleCall(context: StrategyContext): Promise<StrategyO
   } catch (error) {
     usage.steps = 1;
     run.emit({ type: 'step-end', step: 1, action: 'single call' });
-    return end(
-      'failed',
-      `the model call failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    if (context.signal?.aborted === true) return end('stopped', 'the run was interrupted');
+    // The one call failed: the run fails as the agent's does on a model failure (exit code 5).
+    throw error;
   }
   usage.steps = 1;
   const code = extractCodeBlock(text);

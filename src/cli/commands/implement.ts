@@ -1,6 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { ImplementResult } from '../../agent/final-result.js';
-import { runImplement } from '../../agent/implement.js';
+import { implement } from '../../agent/implement.js';
+import { exitCodes } from '../../errors/exit-codes.js';
+import { RunStopped } from '../../errors/run-stopped.js';
+import { reportError } from '../report-error.js';
 import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
@@ -23,6 +26,7 @@ interface ImplementCommandOptions {
   sandbox: 'bubblewrap' | 'none';
   gpu?: boolean;
   repeats?: number;
+  allowBrokenStarter?: boolean;
   root?: string;
   json?: boolean;
 }
@@ -88,12 +92,16 @@ export function resultTable(result: ImplementResult): string {
 }
 
 /** Exit code of a finished run: 0 when the final script ran, 1 otherwise. */
-export const exitCodeOf = (result: ImplementResult): number =>
-  result.outcome !== 'failed' && result.ran ? 0 : 1;
+export function resultExitCode(result: ImplementResult, signal?: AbortSignal): number {
+  if (result.outcome === 'stopped' && signal?.aborted === true)
+    return RunStopped.from(signal).exitCode;
+  return result.outcome !== 'failed' && result.ran ? exitCodes.ok : exitCodes.runFailed;
+}
 
 /**
- * Runs an implement or resume run and reports it: the result table (or its JSON) and exit
- * code 0/1, or the error and exit code 2; the renderer is finished either way.
+ * Runs an implement or resume run and reports it: the result table (or its JSON) and the
+ * exit code of its outcome, or the error and its exit code (README "Exit codes"); the
+ * renderer is finished either way.
  */
 export async function reportRun(
   command: string,
@@ -108,13 +116,10 @@ export async function reportRun(
     process.stdout.write(
       options.json === true ? `${JSON.stringify(result)}\n` : `${resultTable(result)}\n`,
     );
-    process.exitCode = exitCodeOf(result);
+    process.exitCode = resultExitCode(result, interrupt.signal);
   } catch (error) {
     renderer.finish();
-    process.stderr.write(
-      `codify ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exitCode = 2;
+    reportError(command, error);
   } finally {
     interrupt.dispose();
   }
@@ -180,6 +185,10 @@ export function registerImplementCommand(program: Command): void {
       'untraced runs of the starter and of the final script, compared by mean and spread (default 1)',
       positiveNumber('--repeats', true),
     )
+    .option(
+      '--allow-broken-starter',
+      'start the agent even when the starter fails or prints no metric (default: stop before any model call)',
+    )
     .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
   addModelOptions(command).action(async (task: string, options: ImplementCommandOptions) => {
@@ -190,30 +199,35 @@ export function registerImplementCommand(program: Command): void {
     await reportRun('implement', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);
-      return runImplement({
-        modelSpecs: modelSpecsOf(config),
-        taskDir: task,
-        strategy: options.strategy,
-        models: (run) => createRunModelCaller(flags, run),
-        sandbox: options.sandbox,
-        gpu: options.gpu ?? config.gpu,
-        ...(options.repeats === undefined ? {} : { repeats: options.repeats }),
-        agent: {
-          maxSteps: options.maxSteps,
-          maxMinutes: options.maxMinutes,
-          maxTokens: options.maxTokens,
-          maxCostUsd: options.maxCost,
-          interactive: options.interactive ?? false,
-          // Interactive runs can answer questions; the prompt offers them only then or when asked.
-          questions: options.questions === true || options.interactive === true,
+      return implement(
+        {
+          modelSpecs: modelSpecsOf(config),
+          taskDir: task,
+          strategy: options.strategy,
+          sandbox: options.sandbox,
+          gpu: options.gpu ?? config.gpu,
+          repeats: options.repeats,
+          python: options.python,
+          allowBrokenStarter: options.allowBrokenStarter,
+          agent: {
+            maxSteps: options.maxSteps,
+            maxMinutes: options.maxMinutes,
+            maxTokens: options.maxTokens,
+            maxCostUsd: options.maxCost,
+            interactive: options.interactive ?? false,
+            // Interactive runs can answer questions; the prompt offers them only then or when asked.
+            questions: options.questions === true || options.interactive === true,
+          },
         },
-        argv: process.argv.slice(2),
-        sinks: [renderer],
-        signal,
-        ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
-        ...(options.python === undefined ? {} : { python: options.python }),
-        ...(options.root === undefined ? {} : { runsRoot: options.root }),
-      });
+        {
+          runsRoot: options.root,
+          argv: process.argv.slice(2),
+          sinks: [renderer],
+          signal,
+          feedback: options.interactive === true ? interactiveFeedback() : undefined,
+        },
+        (run) => createRunModelCaller(flags, run),
+      );
     });
   });
 }

@@ -1,7 +1,9 @@
 import { type Command, Option } from 'commander';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { modelsForCommand } from '../../llm/caller-for-command.js';
-import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
+import { CodifyError } from '../../errors/codify-error.js';
+import { exitCodes } from '../../errors/exit-codes.js';
+import { readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
 import { paperReaders } from '../../reader/paper-reader.js';
 import {
@@ -29,8 +31,6 @@ function fileErrorCode(error: unknown): string | undefined {
     ? error.code
     : undefined;
 }
-
-const usageErrorNames = new Set(['ConfigError', 'ModelSpecError', 'MissingApiKeyError']);
 
 const money = (cost: number): string => `$${cost.toFixed(4)}`;
 
@@ -67,11 +67,8 @@ export async function readCommandOutput(
       options.json === true ? `${JSON.stringify(document, null, 2)}\n` : renderDocument(document);
     return { out, err: note, exitCode: 0 };
   } catch (error) {
-    if (error instanceof PaperError) {
-      return { out: '', err: `codify read: ${error.message}\n`, exitCode: 2 };
-    }
-    if (error instanceof Error && usageErrorNames.has(error.name)) {
-      return { out: '', err: `codify read: ${error.message}\n`, exitCode: 2 };
+    if (error instanceof CodifyError) {
+      return { out: '', err: `codify read: ${error.message}\n`, exitCode: error.exitCode };
     }
     // A file the system will not let us read (permissions, a special file) is the user's to fix.
     const code = fileErrorCode(error);
@@ -79,7 +76,7 @@ export async function readCommandOutput(
       return {
         out: '',
         err: `codify read: cannot read the paper ${paper} (${code}: ${error.message}). Check the path and its permissions.\n`,
-        exitCode: 2,
+        exitCode: exitCodes.input,
       };
     }
     throw error;

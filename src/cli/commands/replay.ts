@@ -1,3 +1,5 @@
+import { exitCodes } from '../../errors/exit-codes.js';
+import { reportError } from '../report-error.js';
 import type { Command } from 'commander';
 import { renderTable } from '../render/render-table.js';
 import { type ReplayReport, replayRun } from '../replay/replay-run.js';
@@ -38,12 +40,9 @@ export function registerReplayCommand(program: Command): void {
         process.stdout.write(
           options.json === true ? `${JSON.stringify(report)}\n` : `\n${reportTable(report)}\n`,
         );
-        process.exitCode = report.divergence.call === null ? 0 : 1;
+        process.exitCode = report.divergence.call === null ? exitCodes.ok : exitCodes.runFailed;
       } catch (error) {
-        process.stderr.write(
-          `codify replay: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
-        process.exitCode = 2;
+        reportError('replay', error);
       }
     });
 }

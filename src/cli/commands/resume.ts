@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resumeAgent } from '../../agent/resume.js';
+import { resumeImplement } from '../../agent/resume.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
@@ -44,17 +44,20 @@ export function registerResumeCommand(program: Command): void {
     await reportRun('resume', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       loadModelSetup(flags);
-      return resumeAgent(reference, {
-        // A replayed run continues at the call after those its completed steps made.
-        models: (run, resumed) => createRunModelCaller(flags, run, resumed.completedCalls),
-        argv: process.argv.slice(2),
-        sinks: [renderer],
-        signal,
-        ...(Object.keys(agent).length === 0 ? {} : { agent }),
-        // Asked only when the run is interactive (its own setting or --interactive now).
-        feedback: interactiveFeedback(),
-        ...(options.root === undefined ? {} : { runsRoot: options.root }),
-      });
+      return resumeImplement(
+        reference,
+        {
+          runsRoot: options.root,
+          argv: process.argv.slice(2),
+          sinks: [renderer],
+          signal,
+          // Asked only when the run is interactive (its own setting or --interactive now).
+          feedback: interactiveFeedback(),
+        },
+        // A replayed run continues at the call after those of its history.
+        (run, resumed) => createRunModelCaller(flags, run, resumed.completedCalls),
+        Object.keys(agent).length === 0 ? {} : { agent },
+      );
     });
   });
 }

@@ -1,3 +1,4 @@
+import { reportError } from '../report-error.js';
 import type { Command } from 'commander';
 import { followEvents } from '../../runs/follow-events.js';
 import { findRun, RunNotFoundError } from '../../runs/find-run.js';
@@ -64,8 +65,7 @@ async function showRun(reference: string, options: ShowCommandOptions): Promise<
     runDirectory = findRun(reference, root);
   } catch (error) {
     if (!(error instanceof RunNotFoundError)) throw error;
-    process.stderr.write(`codify show: ${error.message}\n`);
-    process.exitCode = 2;
+    reportError('show', error);
     return;
   }
   const json = wantsJsonStream(options);

@@ -1,3 +1,4 @@
+import { exitCodes } from '../../errors/exit-codes.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
@@ -53,7 +54,7 @@ async function runUi(options: UiCommandOptions): Promise<void> {
           ? `--host ${options.host} is not an address of this machine`
           : 'check --host and --port';
     process.stderr.write(`codify ui: cannot listen on ${options.host}: ${message} (${hint})\n`);
-    process.exitCode = 2;
+    process.exitCode = exitCodes.environment;
     return;
   }
   if (!isLoopbackHost(options.host)) {

@@ -88,6 +88,7 @@ export const sampleRun: CodifyEvent[] = stamp([
         llmCalls: 1,
         inputTokens: 12_345,
         outputTokens: 321,
+        cachedInputTokens: 0,
         costUsd: 0.0342,
         unpricedCalls: 0,
       },

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SandboxLimits } from '../sandbox/types.js';
@@ -36,7 +37,7 @@ export async function readSettings(runDir: string): Promise<ImplementSettings> {
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new Error(
+    throw new InputError(
       `${path} is missing: ${runDir} is not a run of codify implement, so it cannot be resumed`,
     );
   }

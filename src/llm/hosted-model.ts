@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/codify-error.js';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -53,7 +54,7 @@ export function createHostedModel(
       return createOllama(common)(spec.model);
     case 'openai-compatible': {
       if (baseURL === undefined) {
-        throw new Error(
+        throw new UsageError(
           `${spec.text} needs a server address: set providers["openai-compatible"].baseURL in codify.config.json or the environment variable OPENAI_COMPATIBLE_BASE_URL (e.g. http://localhost:8000/v1)`,
         );
       }

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/codify-error.js';
 import type { CodifyConfig } from '../config/codify-config.js';
 import type { RunContext } from '../runs/context.js';
 import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
@@ -134,7 +135,7 @@ export class ModelRouter implements ModelCaller {
     const models = this.config.roles[request.role].models;
     const level = request.level ?? 0;
     if (models.length === 0) {
-      throw new Error(
+      throw new UsageError(
         `no model is set for the ${request.role} role: pass --model SPEC (or --${request.role} SPEC), set CODIFY_MODEL, or set "model" in codify.config.json`,
       );
     }

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { eventLogPath } from './event-log-file.js';
 import type { CodifyEvent } from './events.js';
@@ -15,7 +16,7 @@ export interface EventLogContents {
 export function readEvents(runDirectory: string): EventLogContents {
   const path = eventLogPath(runDirectory);
   if (!existsSync(path)) {
-    throw new Error(`${runDirectory} has no events.jsonl: it is not a codify run folder`);
+    throw new InputError(`${runDirectory} has no events.jsonl: it is not a codify run folder`);
   }
   const buffer = readFileSync(path);
   const parsed = parseEventLines(buffer);

@@ -1,3 +1,4 @@
+import { InputError } from '../errors/codify-error.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
@@ -109,7 +110,7 @@ export function openRun(dirOrId: string, options: OpenRunOptions = {}): Run {
   const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
   if (start === undefined) {
     writer.close();
-    throw new Error(`${dir}/events.jsonl has no run-start event; it cannot be resumed`);
+    throw new InputError(`${dir}/events.jsonl has no run-start event; it cannot be resumed`);
   }
   const lastSeq = events.reduce((highest, event) => Math.max(highest, event.seq), 0);
   const run = new RecordedRun(basename(dir), dir, start.mode, start.name, lastSeq, events, writer);

@@ -1,3 +1,4 @@
+import { EnvironmentError } from '../errors/codify-error.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ export function pythonHelpersFolder(): string {
     }
     folder = dirname(folder);
   }
-  throw new Error(
+  throw new EnvironmentError(
     'codify is missing its python/trace_runner.py helper; reinstall codify (the python/ folder ships with it).',
   );
 }

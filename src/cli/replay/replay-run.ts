@@ -1,3 +1,4 @@
+import { InputError } from '../../errors/codify-error.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,7 +42,7 @@ const replayableModes = new Set(['implement', 'paper']);
 
 function runStart(events: readonly CodifyEvent[], runDir: string): EventOf<'run-start'> {
   const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
-  if (start === undefined) throw new Error(`${runDir}/events.jsonl has no run-start event`);
+  if (start === undefined) throw new InputError(`${runDir}/events.jsonl has no run-start event`);
   return start;
 }
 
@@ -117,13 +118,13 @@ export async function replayRun(
   const start = runStart(events, runDir);
   const command = start.argv[0] ?? '';
   if (!replayableModes.has(start.mode) || !replayableModes.has(command)) {
-    throw new Error(
+    throw new InputError(
       `${runDir} is a ${start.mode} run started as "codify ${start.argv.join(' ')}"; codify replay re-runs implement and paper runs only`,
     );
   }
   const recorded = recordedCallsFromEvents(events);
   if (recorded.length === 0) {
-    throw new Error(`${runDir} made no model calls, so there is nothing to replay`);
+    throw new InputError(`${runDir} made no model calls, so there is nothing to replay`);
   }
   const root = dirname(runDir);
   const argv = replayArgv(start.argv, {
@@ -146,7 +147,7 @@ export async function replayRun(
   });
   const replayDir = runStartedBy(root, before, child.pid);
   if (replayDir === undefined) {
-    throw new Error(
+    throw new InputError(
       `the replayed command "codify ${argv.join(' ')}" stopped before it started a run (exit code ${String(child.exitCode)}); its message says why`,
     );
   }

@@ -137,14 +137,15 @@ async function measureStarterRuns(
       ? []
       : [measurement.metric.value],
   );
-  const text =
-    repeats === 1
-      ? (measurements[0]?.performanceText ?? '')
-      : repeatedPerformanceText(task, values, measurements);
+  const first = measurements[0]?.performanceText ?? '';
+  const text = repeats === 1 ? first : repeatedPerformanceText(task, values, measurements);
   if (repeats > 1) settings.starterValues = values;
   if (task.files.starterPerformance === undefined) {
-    task.files.starterPerformance = text;
-    settings.measuredStarterPerformance = text;
+    // The agent is told the first run's figure in the one form every run states it, so the
+    // prompt does not depend on --repeats (a session recorded without it replays with it);
+    // the repeated figures are in the run folder and in result.json.
+    task.files.starterPerformance = first;
+    settings.measuredStarterPerformance = first;
   }
   // The run's record of codify's own measurement, whether or not the task stated a figure.
   if (repeats > 1) await writeFile(join(run.dir, taskFileNames.starterPerformance), text);

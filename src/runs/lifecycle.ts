@@ -3,7 +3,10 @@ import { InputError } from '../errors/codify-error.js';
 import { RunStopped } from '../errors/run-stopped.js';
 import { CompletedCallsCaller } from '../llm/completed-calls-caller.js';
 import type { ModelCaller, RoleName } from '../llm/types.js';
-import type { EventOf, RunMode, RunStatus } from './events.js';
+import type { CodifyEvent, EventOf, RunMode, RunStatus } from './events.js';
+import { findRun } from './find-run.js';
+import { readEvents } from './read-events.js';
+import { resolveRunsRoot } from './runs-root.js';
 import { createRun, openRun, type Run } from './run.js';
 import type { RunHost } from './run-host.js';
 import { saveRunSettings } from './run-settings.js';
@@ -107,24 +110,22 @@ function create(opening: NewRun, host: RunHost): Run {
 }
 
 function reopen(opening: ResumedRun, host: RunHost): Run {
-  const run = openRun(opening.resume, {
+  const dir = findRun(opening.resume, resolveRunsRoot(host.runsRoot));
+  // Checked before the run is opened, so a refused resume writes nothing into it.
+  const ended = lastEnd(readEvents(dir).events);
+  // Failed and stopped runs continue, and so does one that spent its budget when the mode
+  // raises it (implement decides that before it gets here); a completed run is done.
+  if (ended?.status === 'completed') {
+    throw new InputError(`${dir} has already ended (completed); there is nothing to resume`);
+  }
+  return openRun(dir, {
     ...(host.runsRoot === undefined ? {} : { root: host.runsRoot }),
     ...(host.argv === undefined ? {} : { argv: host.argv }),
     ...(host.sinks === undefined ? {} : { sinks: host.sinks }),
     ...(opening.models === undefined ? {} : { models: opening.models }),
   });
-  const ended = lastEnd(run);
-  // Failed and stopped runs continue, and so does one that spent its budget when the mode
-  // raises it (implement decides that before it gets here); a completed run is done.
-  if (ended?.status === 'completed') {
-    run.close('failed', `resume refused: the run had already ended ${ended.status}`);
-    throw new InputError(
-      `${run.dir} has already ended (${ended.status}); there is nothing to resume`,
-    );
-  }
-  return run;
 }
 
-function lastEnd(run: Run): EventOf<'run-end'> | undefined {
-  return run.earlier.findLast((event): event is EventOf<'run-end'> => event.type === 'run-end');
+function lastEnd(events: readonly CodifyEvent[]): EventOf<'run-end'> | undefined {
+  return events.findLast((event): event is EventOf<'run-end'> => event.type === 'run-end');
 }

@@ -125,5 +125,8 @@ describe('withRun and Stages', () => {
         () => Promise.resolve({ status: 'completed', value: 2 }),
       ),
     ).rejects.toThrow(/already ended \(completed\)/);
+    // The refusal wrote nothing into the run, so it stays completed.
+    const ends = readEvents(runDir).events.filter((event) => event.type === 'run-end');
+    expect(ends).toEqual([expect.objectContaining({ status: 'completed' })]);
   });
 });

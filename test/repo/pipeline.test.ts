@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
 import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
 import { paperToRepository } from '../../src/repo/pipeline.js';
+import { fakeRun as fakeRunIn } from './fake-run.js';
 import { labelledCaller } from './scripted-paper-model.js';
 
 const paper = `# Ridge on digits
@@ -58,37 +59,21 @@ const answers = {
     '# Ridge on digits\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
 };
 
-const folders: string[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 function fakeRun() {
-  const dir = mkdtempSync(join(tmpdir(), 'codify-repo-'));
-  folders.push(dir);
-  const events: CodifyEvent[] = [];
-  return {
-    events,
-    run: {
-      id: 'test',
-      dir,
-      emit(body: CodifyEventBody) {
-        const event = {
-          ...body,
-          seq: events.length + 1,
-          time: new Date().toISOString(),
-        };
-        events.push(event);
-        return event;
-      },
-    },
-  };
+  const made = fakeRunIn();
+  cleanups.push(made.remove);
+  return made;
 }
 
 describe('paperToRepository', () => {
   it('plans, analyzes, generates and commits each stage, re-asking invalid answers', async () => {
-    const models = labelledCaller(answers);
     const { run, events } = fakeRun();
+    const models = labelledCaller(answers, run);
     const sandbox: Sandbox = {
       kind: 'none',
       run: () => Promise.reject(new Error('verify is skipped in this test')),

@@ -24,7 +24,12 @@ import {
 } from '../sandbox/interpreters.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { agentRepairer } from './agent-repair.js';
-import { checkOutputFolder, paperToRepository, type PaperToRepoResult } from './pipeline.js';
+import {
+  checkOutputFolder,
+  paperToRepository,
+  type PaperToRepoOptions,
+  type PaperToRepoResult,
+} from './pipeline.js';
 import { renderDesign } from './planning.js';
 import { splitRequirements } from './requirements.js';
 
@@ -166,19 +171,40 @@ async function paperBody(
     describe: (ingested) =>
       `${ingested.sections} sections, ${ingested.fullText.length} characters${ingested.summarized.length > 0 ? `; summarized: ${ingested.summarized.join(', ')}` : ''}`,
   });
-  const gpu = settings.gpu ?? false;
-  const gpuNotice = unusedGpuNotice(gpu);
+  const gpuNotice = unusedGpuNotice(settings.gpu ?? false);
   if (gpuNotice !== undefined) run.emit({ type: 'log', level: 'warn', message: gpuNotice });
-  const limits = { ...defaultLimits, timeoutMs: (settings.smokeTimeoutS ?? 300) * 1000 };
+  const result = await paperToRepository(
+    pipelineOptions({ ...scope, models }, settings, ready, paper),
+  );
+  const verified = result.report.verify.ok;
+  const completed = verified || settings.skipVerify === true;
+  return {
+    status: completed ? 'completed' : 'failed',
+    reason: result.report.verify.summary,
+    result: { repository: result.repository, report: join(run.dir, 'report.md'), verified },
+    value: { ...result, run, completed },
+  };
+}
+
+/** The pipeline's options from the run's settings: limits, interpreters, the agent as repairer. */
+function pipelineOptions(
+  { run, stages, host, models }: Pick<RunScope, 'run' | 'stages' | 'host' | 'models'>,
+  settings: PaperSettings,
+  ready: Ready,
+  paper: Ingested,
+): PaperToRepoOptions {
+  const gpu = settings.gpu ?? false;
   const network = settings.network ?? false;
-  const result = await paperToRepository({
+  const limits = { ...defaultLimits, timeoutMs: (settings.smokeTimeoutS ?? 300) * 1000 };
+  const signal = host.signal === undefined ? {} : { signal: host.signal };
+  return {
     paperText: paper.text,
     fullPaperText: paper.fullText,
     title: paper.title,
     models,
     run,
     stages,
-    ...(host.signal === undefined ? {} : { signal: host.signal }),
+    ...signal,
     sandbox: ready.sandbox,
     interpreter: ready.interpreter,
     limits,
@@ -209,16 +235,8 @@ async function paperBody(
         gpu,
         network,
         pythonRequires: splitRequirements(plan).run.map((pkg) => pkg.importName),
-        ...(host.signal === undefined ? {} : { signal: host.signal }),
+        ...signal,
       }),
-  });
-  const verified = result.report.verify.ok;
-  const completed = verified || settings.skipVerify === true;
-  return {
-    status: completed ? 'completed' : 'failed',
-    reason: result.report.verify.summary,
-    result: { repository: result.repository, report: join(run.dir, 'report.md'), verified },
-    value: { ...result, run, completed },
   };
 }
 

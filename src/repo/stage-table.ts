@@ -93,10 +93,7 @@ export function stageRows(
   const before = earlierStageSpending(earlier);
   return records.map((record) => {
     const spent = before.get(record.stage);
-    const usage = sumStages([
-      fromRun(record.usage),
-      ...(spent === undefined ? [] : [spent.usage]),
-    ]);
+    const usage = sumStages([fromRun(record.usage), ...(spent === undefined ? [] : [spent.usage])]);
     const commit = commits.get(record.stage);
     return {
       stage: record.stage,

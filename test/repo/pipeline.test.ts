@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
 import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
 import { paperToRepository } from '../../src/repo/pipeline.js';
 import { fakeRun as fakeRunIn } from './fake-run.js';

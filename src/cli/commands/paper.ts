@@ -2,7 +2,10 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
-import { checkModelPdfReading, checkPdfForModelReader } from '../../reader/read-paper-with-model.js';
+import {
+  checkModelPdfReading,
+  checkPdfForModelReader,
+} from '../../reader/read-paper-with-model.js';
 import { CodifyError, errorMessage } from '../../errors/codify-error.js';
 import { exitCodes } from '../../errors/exit-codes.js';
 import { RunStopped } from '../../errors/run-stopped.js';

@@ -187,6 +187,37 @@ describe('codify paper: kill, stop and resume', () => {
     expect(started.output()).toContain(`\`codify resume ${runDir}\` continues it`);
   }, 120_000);
 
+  it('cancels the smoke run in flight on SIGTERM, and resume runs only verify again', async () => {
+    const root = join(temporary, 'smoke');
+    const child = startCodify(['paper', paper, '--model', replay, '--root', root]);
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const smoking = () =>
+      existsSync(root) &&
+      readdirSync(root).some((id) => existsSync(join(root, id, 'outputs', 'smoke-1.txt')));
+    for (let waited = 0; !smoking() && waited < 120_000; waited += 20) await sleep(20);
+    child.kill('SIGTERM');
+    expect(await exited, output).toBe(143);
+    const runDir = onlyRun(root);
+    const [stopped] = byProcess(runDir);
+    expect(ofType(stopped ?? [], 'stage-end').at(-1)).toMatchObject({ stage: 'verify', ok: false });
+    // The smoke run was cut off, not waited for: no outcome of it is recorded.
+    expect(ofType(stopped ?? [], 'execution-end')).toHaveLength(0);
+    expect(ofType(stopped ?? [], 'run-end')).toMatchObject([{ status: 'stopped' }]);
+
+    const resumed = await codify(['resume', runDir, '--model', replay, '--root', root]);
+    expect(resumed.status, resumed.output).toBe(0);
+    const second = byProcess(runDir)[1] ?? [];
+    expect(
+      ofType(second, 'stage-end')
+        .filter((end) => end.reused !== true)
+        .map((end) => end.stage),
+    ).toEqual(['verify']);
+    expect(ofType(second, 'llm-end')).toHaveLength(0);
+    expect(ofType(second, 'execution-end')).toMatchObject([{ exitCode: 0 }]);
+  }, 240_000);
+
   it('refuses to resume a paper run that completed, and leaves it as it was', async () => {
     const root = join(temporary, 'completed');
     const done = await codify(['paper', paper, '--no-verify', '--model', replay, '--root', root]);

@@ -5,8 +5,8 @@
 export { runImplement, chooseInterpreter } from './agent/implement.js';
 export type { ImplementOptions } from './agent/implement.js';
 export type { ImplementResult, MetricComparison } from './agent/final-result.js';
-export { runPaper } from './repo/run-paper.js';
-export type { RunPaperOptions } from './repo/run-paper.js';
+export { runPaper, resumePaper } from './repo/run-paper.js';
+export type { PaperModels, PaperOutcome, PaperSettings } from './repo/run-paper.js';
 export { loadConfig } from './config/load-config.js';
 export type { CodifyConfig } from './config/codify-config.js';
 export { createModelCaller } from './llm/create-model-caller.js';

@@ -8,11 +8,12 @@ import { RunStopped } from '../errors/run-stopped.js';
 export function reportError(
   command: string,
   error: unknown,
-  stderr: { write: (text: string) => unknown } = process.stderr,
+  options: { runDir?: string; stderr?: { write: (text: string) => unknown } } = {},
 ): void {
+  const stderr = options.stderr ?? process.stderr;
   const message =
     error instanceof RunStopped
-      ? `stopped (${error.message}); \`codify resume\` continues the run`
+      ? `${error.message}; \`codify resume ${options.runDir ?? 'RUN'}\` continues it`
       : errorMessage(error);
   stderr.write(`codify ${command}: ${message}\n`);
   process.exitCode = exitCodeOf(error);

@@ -111,26 +111,32 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     });
     return;
   }
-  await runPaper({
-    paperPath: planned.item.path,
-    modelSpecs,
-    models: (run) =>
-      createModelCaller(config, {
-        run,
-        models: suppliedModels(config, planned, options.answerers),
-      }),
-    sandbox: suite.sandbox,
-    ...(suite.python === undefined ? {} : { python: suite.python }),
-    ...(suite.paper.repairSteps === undefined ? {} : { repairSteps: suite.paper.repairSteps }),
-    ...(suite.paper.smokeTimeoutS === undefined
-      ? {}
-      : { smokeTimeoutS: suite.paper.smokeTimeoutS }),
-    ...(suite.paper.selfRefine === undefined ? {} : { selfRefine: suite.paper.selfRefine }),
-    runsRoot: planned.root,
-    sinks: options.sinks,
-    argv: options.argv,
-    onRun: (run) => options.onRun(run, false),
-  });
+  await runPaper(
+    {
+      paperPath: planned.item.path,
+      sandbox: suite.sandbox,
+      ...(suite.python === undefined ? {} : { python: suite.python }),
+      ...(suite.paper.repairSteps === undefined ? {} : { repairSteps: suite.paper.repairSteps }),
+      ...(suite.paper.smokeTimeoutS === undefined
+        ? {}
+        : { smokeTimeoutS: suite.paper.smokeTimeoutS }),
+      ...(suite.paper.selfRefine === undefined ? {} : { selfRefine: suite.paper.selfRefine }),
+    },
+    {
+      runsRoot: planned.root,
+      sinks: options.sinks,
+      argv: options.argv,
+      onRun: (run) => options.onRun(run, false),
+    },
+    {
+      caller: (run) =>
+        createModelCaller(config, {
+          run,
+          models: suppliedModels(config, planned, options.answerers),
+        }),
+      specs: modelSpecs,
+    },
+  );
 }
 
 /** The paper defaults `codify explore` uses when no flag says otherwise. */

@@ -12,7 +12,7 @@ import { registerStartPaperTool } from './tools/start-paper-tool.js';
 import { registerStopRunTool } from './tools/stop-run-tool.js';
 
 const instructions =
-  'codify turns ML research into running code. check_task validates a task folder before spending anything; start_implement, start_paper and start_explore start a run and return its id at once; poll run_status until finished is true; stop_run ends a run, resume_run continues a stopped implement run; a run started with interactive waits after each step: feedback_requests lists what it asks, answer_feedback answers; read_run_file reads result.json, the final script, the generated repository or the event log.';
+  'codify turns ML research into running code. check_task validates a task folder before spending anything; start_implement, start_paper and start_explore start a run and return its id at once; poll run_status until finished is true; stop_run ends a run, resume_run continues a stopped implement or paper run; a run started with interactive waits after each step: feedback_requests lists what it asks, answer_feedback answers; read_run_file reads result.json, the final script, the generated repository or the event log.';
 
 /** codify's tools on one MCP server (the transport is the caller's). */
 export function createCodifyMcpServer(context: McpContext, version: string): McpServer {

@@ -52,8 +52,9 @@ export function runningProcess(runDir: string): number {
 /**
  * Stops a running run with SIGTERM to its process (and the process group of a run started
  * through MCP, the sandboxed scripts with it). An implement run ends `stopped` after
- * cancelling its step in flight, a paper or explore run at once. `codify resume` continues an
- * implement run after its last completed step either way.
+ * cancelling its step in flight, a paper run after cancelling its stage's work in flight, an
+ * explore run at once. `codify resume` continues an implement run after its last completed
+ * step, a paper run after its last finished stage.
  */
 export async function stopRun(runDir: string, waitMs = 10_000): Promise<StoppedRun> {
   const pid = runningProcess(runDir);

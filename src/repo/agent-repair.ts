@@ -27,6 +27,8 @@ export interface AgentRepairOptions {
   network: boolean;
   pythonRequires: string[];
   agent?: Partial<AgentOptions>;
+  /** Ctrl-C or SIGTERM: the repair stops after cancelling its step in flight. */
+  signal?: AbortSignal;
 }
 
 /** The repository as a task for the research agent: every file writable, the smoke run as the goal. */
@@ -91,6 +93,7 @@ export function agentRepairer(options: AgentRepairOptions): Repairer {
       gpu: options.gpu,
       actions: allActions,
       options: agentOptions({ ...options.agent, maxSteps: stepsLeft, interactive: false }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     options.run.emit({
       type: 'log',

@@ -49,3 +49,17 @@ export async function commitStage(dir: string, message: string): Promise<string 
   const hash = await run('git', ['-C', dir, ...inert, 'rev-parse', '--short', 'HEAD']);
   return hash.stdout.trim();
 }
+
+/**
+ * Puts the repository back as its last stage commit left it, for a resumed run: whatever
+ * the interrupted stage had written (or a repair had half edited) goes, and the stage is
+ * redone from the state it started in. Nothing happens before the first commit.
+ */
+export async function restoreLastCommit(dir: string): Promise<void> {
+  const head = await run('git', ['-C', dir, ...inert, 'rev-parse', '--verify', '-q', 'HEAD']).catch(
+    () => undefined,
+  );
+  if (head === undefined) return;
+  await run('git', ['-C', dir, ...inert, 'reset', '-q', '--hard', 'HEAD']);
+  await run('git', ['-C', dir, ...inert, 'clean', '-q', '-f', '-d']);
+}

@@ -1,4 +1,4 @@
-import type { StageUsage } from './metered-caller.js';
+import type { StageRow, StageUsage } from './stage-table.js';
 import type { TestRun } from './repository-tests.js';
 import type { VerifyOutcome } from './verify.js';
 import type { RepositoryEnvironment } from './virtual-environment.js';
@@ -8,7 +8,7 @@ export interface RepoReport {
   repository: string;
   entryPoint: string;
   files: { path: string; lines: number }[];
-  stages: ({ stage: string; durationMs: number; commit?: string } & StageUsage)[];
+  stages: StageRow[];
   totals: StageUsage;
   verify: VerifyOutcome | { ok: false; summary: string; skipped: true };
   droppedConfigKeys: string[];
@@ -74,20 +74,6 @@ function paperLines(paper: RepoReport['paper']): string[] {
     '',
     `Paper: ${paper.characters} characters for planning, ${paper.condensedCharacters} for the later stages (${condensed}; paper-condensed.md in the run folder).`,
   ];
-}
-
-export function sumStages(stages: StageUsage[]): StageUsage {
-  return stages.reduce<StageUsage>(
-    (total, stage) => ({
-      calls: total.calls + stage.calls,
-      inputTokens: total.inputTokens + stage.inputTokens,
-      outputTokens: total.outputTokens + stage.outputTokens,
-      cachedInputTokens: total.cachedInputTokens + stage.cachedInputTokens,
-      costUsd:
-        total.costUsd === null || stage.costUsd === null ? null : total.costUsd + stage.costUsd,
-    }),
-    { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 },
-  );
 }
 
 function environmentLines(environment: RepositoryEnvironment | undefined): string[] {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { throwIfStopped } from '../errors/run-stopped.js';
 import { probeInterpreter } from '../sandbox/interpreters.js';
 import type { Sandbox, SandboxLimits } from '../sandbox/types.js';
 
@@ -59,6 +60,7 @@ export interface RunTestsOptions {
   outputPath: string;
   gpu?: boolean;
   network?: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -88,7 +90,9 @@ export async function runRepositoryTests(options: RunTestsOptions): Promise<Test
     gpu: options.gpu ?? false,
     trace: false,
     outputPath: options.outputPath,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
+  throwIfStopped(options.signal);
   const output = result.output;
   const counts = testCounts(runner, output);
   // unittest exits 0 having run nothing when the files hold pytest-style test functions.

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { throwIfStopped } from '../errors/run-stopped.js';
 import type { ExecutionResult, Sandbox, SandboxLimits } from '../sandbox/types.js';
 
 export interface SmokeRun {
@@ -37,6 +38,8 @@ export interface VerifyOptions {
   repairBudgetSteps: number;
   repair?: Repairer;
   onRun?: (run: SmokeRun) => void;
+  /** Stops the smoke run in flight and the repair (Ctrl-C, SIGTERM). */
+  signal?: AbortSignal;
 }
 
 const tail = (text: string, characters = 3000) =>
@@ -60,7 +63,9 @@ export async function verifyRepository(options: VerifyOptions): Promise<VerifyOu
       gpu: options.gpu ?? false,
       trace: false,
       outputPath: join(options.outputsDir, `smoke-${attempt}.txt`),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    throwIfStopped(options.signal);
     const run: SmokeRun = {
       attempt,
       ok: result.exitCode === 0 && !result.timedOut,
@@ -95,6 +100,7 @@ export async function verifyRepository(options: VerifyOptions): Promise<VerifyOu
       };
     }
     const used = await options.repair(run, stepsLeft);
+    throwIfStopped(options.signal);
     repairSteps += Math.max(1, used.steps);
   }
 }

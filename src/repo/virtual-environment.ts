@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { throwIfStopped } from '../errors/run-stopped.js';
 
 export interface CommandOutcome {
   ok: boolean;
@@ -35,6 +36,7 @@ function runCommand(
   args: string[],
   timeoutMs: number,
   environment: Record<string, string | undefined> = {},
+  signal?: AbortSignal,
 ): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     execFile(
@@ -43,6 +45,7 @@ function runCommand(
       {
         timeout: timeoutMs,
         maxBuffer: 16 * 1024 * 1024,
+        ...(signal === undefined ? {} : { signal }),
         env: {
           ...process.env,
           PIP_DISABLE_PIP_VERSION_CHECK: '1',
@@ -81,6 +84,8 @@ export interface EnvironmentOptions {
   installTimeoutMs?: number;
   /** Environment variables for pip on top of codify's own (an index, a proxy, a wheel folder). */
   pipEnvironment?: Record<string, string | undefined>;
+  /** Ctrl-C or SIGTERM: the venv creation or pip install in flight is killed. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -97,7 +102,10 @@ export async function prepareRepositoryEnvironment(
     options.base,
     ['-m', 'venv', '--system-site-packages', options.dir],
     120_000,
+    {},
+    options.signal,
   );
+  throwIfStopped(options.signal);
   const python = join(options.dir, 'bin', 'python');
   const testRequirements = options.testRequirements ?? [];
   if (!create.ok || !existsSync(python)) {
@@ -126,10 +134,12 @@ export async function prepareRepositoryEnvironment(
       ],
       options.installTimeoutMs ?? 600_000,
       options.pipEnvironment,
+      options.signal,
     );
   const install =
     options.requirements.length > 0 ? await pipInstall(options.requirements) : undefined;
   const testInstall = testRequirements.length > 0 ? await pipInstall(testRequirements) : undefined;
+  throwIfStopped(options.signal);
   return {
     interpreter: python,
     venv: options.dir,

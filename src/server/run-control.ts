@@ -123,11 +123,11 @@ export function stopRun(runDirectory: string): { pid: number } {
   return { pid: start.pid };
 }
 
-/** Which runs `codify resume` can continue: implement runs that ended without finishing. */
+/** Which runs `codify resume` can continue: implement and paper runs that ended without finishing. */
 export function assertResumable(runDirectory: string): void {
   const summary = summarizeRun(runDirectory);
-  if (summary.mode !== 'implement') {
-    throw new HttpError(409, `only implement runs resume; this is a ${summary.mode} run`);
+  if (summary.mode !== 'implement' && summary.mode !== 'paper') {
+    throw new HttpError(409, `only implement and paper runs resume; this is a ${summary.mode} run`);
   }
   if (summary.status === 'running' || summary.status === 'completed') {
     throw new HttpError(

@@ -166,7 +166,7 @@ describe('Ctrl-C and SIGTERM', () => {
     expect(existsSync(join(runDir, 'ideas.json'))).toBe(true);
   }, 120_000);
 
-  it('end a paper run as stopped at once, since paper runs do not resume', async () => {
+  it('stop a paper run waiting on its first call, and say that `codify resume` continues it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-paper-'));
     const run = await waitingOnItsFirstCall(
       ['paper', 'examples/papers/mixup-tabular/paper.md'],
@@ -176,6 +176,6 @@ describe('Ctrl-C and SIGTERM', () => {
     const runDir = readdirSync(root).find((name) => !name.startsWith('.')) ?? '';
     const end = readEvents(join(root, runDir)).events.findLast((event) => event.type === 'run-end');
     expect(end).toMatchObject({ status: 'stopped' });
-    expect(run.output()).toContain('codify paper: stopped (SIGTERM)');
+    expect(run.output()).toContain('codify paper: interrupted by SIGTERM; `codify resume');
   }, 90_000);
 });

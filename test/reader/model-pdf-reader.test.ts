@@ -185,17 +185,16 @@ describe('--paper-reader model', () => {
 
   it('codify paper reads the PDF with the planner inside the run, logged by hash', async () => {
     let started: Run | undefined;
-    const error = await runPaper({
-      paperPath: pdfPath,
-      paperReader: 'model',
-      sandbox: 'none',
-      skipVerify: true,
-      runsRoot: mkdtempSync(join(tmpdir(), 'codify-paper-reader-')),
-      models: (run) => createScriptedCaller({ planner: ['', 'Sorry.'] }, { run }).caller,
-      onRun: (run) => {
-        started = run;
+    const error = await runPaper(
+      { paperPath: pdfPath, paperReader: 'model', sandbox: 'none', skipVerify: true },
+      {
+        runsRoot: mkdtempSync(join(tmpdir(), 'codify-paper-reader-')),
+        onRun: (run) => {
+          started = run;
+        },
       },
-    }).catch((caught: unknown) => caught);
+      { caller: (run) => createScriptedCaller({ planner: ['', 'Sorry.'] }, { run }).caller },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaperError);
     expect(started).toBeDefined();
     const { events } = readEvents(started?.dir ?? '');

@@ -1,11 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
+import type { ModelCaller } from '../../src/llm/types.js';
+import type { EventOf } from '../../src/runs/events.js';
+import { withRun, type RunScope } from '../../src/runs/lifecycle.js';
+import { readEvents } from '../../src/runs/read-events.js';
 import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
 import { paperToRepository } from '../../src/repo/pipeline.js';
+import { fakeRun as fakeRunIn } from './fake-run.js';
 import { labelledCaller } from './scripted-paper-model.js';
 
 const paper = `# Ridge on digits
@@ -58,37 +62,21 @@ const answers = {
     '# Ridge on digits\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
 };
 
-const folders: string[] = [];
+const cleanups: (() => void)[] = [];
 afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 function fakeRun() {
-  const dir = mkdtempSync(join(tmpdir(), 'codify-repo-'));
-  folders.push(dir);
-  const events: CodifyEvent[] = [];
-  return {
-    events,
-    run: {
-      id: 'test',
-      dir,
-      emit(body: CodifyEventBody) {
-        const event = {
-          ...body,
-          seq: events.length + 1,
-          time: new Date().toISOString(),
-        };
-        events.push(event);
-        return event;
-      },
-    },
-  };
+  const made = fakeRunIn();
+  cleanups.push(made.remove);
+  return made;
 }
 
 describe('paperToRepository', () => {
   it('plans, analyzes, generates and commits each stage, re-asking invalid answers', async () => {
-    const models = labelledCaller(answers);
     const { run, events } = fakeRun();
+    const models = labelledCaller(answers, run);
     const sandbox: Sandbox = {
       kind: 'none',
       run: () => Promise.reject(new Error('verify is skipped in this test')),
@@ -211,5 +199,81 @@ describe('paperToRepository verify', () => {
     });
     expect(log.split('\n')[0]).toBe('verify: repairs after the smoke run');
     expect(readFileSync(result.reportPath, 'utf8')).toContain('**Verify: runs**');
+  });
+});
+
+describe('paperToRepository resumed', () => {
+  it('returns the stages a failed run finished, starts the cut-short one over and asks only new calls', async () => {
+    const runsRoot = mkdtempSync(join(tmpdir(), 'codify-repo-resume-'));
+    cleanups.push(() => rmSync(runsRoot, { recursive: true, force: true }));
+    const sandbox: Sandbox = { kind: 'none', run: () => Promise.reject(new Error('unused')) };
+    const pipeline = (scope: RunScope, models: ModelCaller) =>
+      paperToRepository({
+        paperText: paper,
+        title: 'Ridge on digits',
+        models,
+        run: scope.run,
+        stages: scope.stages,
+        sandbox,
+        interpreter: 'python3',
+        limits: defaultLimits,
+        selfRefine: false,
+        repairBudgetSteps: 0,
+        skipVerify: true,
+      }).then((result) => ({ status: 'completed' as const, value: result }));
+    // The provider goes away at main.py: generate has written model.py and stops there.
+    const withoutMain = Object.fromEntries(
+      Object.entries(answers).filter(([label]) => label !== 'generate main.py'),
+    );
+    let runDir = '';
+    await expect(
+      withRun(
+        { mode: 'paper', name: 'resumed', settings: {} },
+        { runsRoot, onRun: (run) => (runDir = run.dir) },
+        (run) => labelledCaller(withoutMain, run),
+        (scope) => pipeline(scope, scope.models),
+      ),
+    ).rejects.toThrow('no scripted answer for generate main.py');
+    expect(existsSync(join(runDir, 'repo', 'model.py'))).toBe(true);
+
+    let second: ReturnType<typeof labelledCaller> | undefined;
+    const result = await withRun(
+      { resume: runDir },
+      { runsRoot },
+      (run) => (second = labelledCaller(answers, run)),
+      (scope) => pipeline(scope, scope.models),
+    );
+    // Plan and analyze come from their stored results (the analyses through their codec).
+    const ends = readEvents(runDir).events.filter(
+      (event): event is EventOf<'stage-end'> => event.type === 'stage-end',
+    );
+    expect(ends.filter((end) => end.reused === true).map((end) => end.stage)).toEqual([
+      'plan',
+      'analyze',
+    ]);
+    const analysis = readFileSync(join(runDir, 'repo', 'docs', 'analysis', 'main.md'), 'utf8');
+    expect(analysis).toContain('config keys it reads');
+    // model.py's generation is answered from the log; only what was never answered is asked.
+    expect(second?.requests.map((request) => request.label)).toEqual([
+      'generate main.py',
+      'generate main.py',
+      'readme',
+    ]);
+    expect(readFileSync(join(result.repository, 'main.py'), 'utf8')).toContain(
+      'from model import fit',
+    );
+    const log = execFileSync('git', ['-C', result.repository, 'log', '--format=%s'], {
+      encoding: 'utf8',
+    });
+    expect(log.trim().split('\n').reverse()).toEqual([
+      'plan: plan, design and config.yaml',
+      'analyze: logic analysis per file',
+      'generate: 2 files in dependency order',
+      'environment: requirements.txt, reproduce.sh and README',
+    ]);
+    // Every call counted once in the report, those of the failed process included.
+    const calls = readEvents(runDir).events.filter((event) => event.type === 'llm-end').length;
+    expect(result.report.totals.calls).toBe(calls);
+    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(5);
   });
 });

@@ -1,9 +1,17 @@
+import { storedMessages } from '../../src/llm/stored-messages.js';
 import type { ModelAnswer, ModelCaller, ModelRequest } from '../../src/llm/types.js';
+import type { RunContext } from '../../src/runs/context.js';
 
 export type Answerer = (request: ModelRequest, attempt: number) => string;
 
-/** A ModelCaller for repo tests: answers by request label, counting attempts per label. */
-export function labelledCaller(answers: Record<string, Answerer | string>): ModelCaller & {
+/**
+ * A ModelCaller for repo tests: answers by request label, counting attempts per label; with
+ * a run, each answer is logged there as llm-end, as the real router does.
+ */
+export function labelledCaller(
+  answers: Record<string, Answerer | string>,
+  run?: RunContext,
+): ModelCaller & {
   requests: ModelRequest[];
 } {
   const requests: ModelRequest[] = [];
@@ -21,7 +29,7 @@ export function labelledCaller(answers: Record<string, Answerer | string>): Mode
       const answer = answers[key];
       const text = typeof answer === 'function' ? answer(request, attempt) : (answer ?? '');
       callId += 1;
-      return Promise.resolve({
+      const answered: ModelAnswer = {
         callId,
         role: request.role,
         model: 'scripted:paper',
@@ -30,7 +38,15 @@ export function labelledCaller(answers: Record<string, Answerer | string>): Mode
         costUsd: 0.001,
         latencyMs: 1,
         attempts: 1,
+      };
+      run?.emit({
+        type: 'llm-end',
+        ...answered,
+        ...(request.label === undefined ? {} : { label: request.label }),
+        ...(request.system === undefined ? {} : { system: request.system }),
+        messages: storedMessages(request.messages),
       });
+      return Promise.resolve(answered);
     },
     levels: () => 1,
     spec: () => 'scripted:paper',

@@ -6,11 +6,13 @@ import {
   checkModelPdfReading,
   checkPdfForModelReader,
 } from '../../reader/read-paper-with-model.js';
-import { runPaper } from '../../repo/run-paper.js';
+import { exitCodes } from '../../errors/exit-codes.js';
+import { reportError } from '../report-error.js';
+import { runPaper, type PaperOutcome } from '../../repo/run-paper.js';
 import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
-import type { Run } from '../../runs/run.js';
-import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import type { RunHost } from '../../runs/run-host.js';
+import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
@@ -91,78 +93,87 @@ export function registerPaperCommand(program: Command): void {
     if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
-    let current: Run | undefined;
-    // The pipeline has no resume: Ctrl-C or SIGTERM records the run as stopped and exits.
-    const interrupt = stopOnInterrupt('paper', {
-      endNow: (signal) => {
-        renderer.finish();
-        current?.close(
-          'stopped',
-          `interrupted by ${signal}; run \`codify paper\` again to redo it`,
-        );
-      },
-    });
-    try {
+    await reportPaperRun('paper', options, renderer, async (host) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       if (options.paperReader === 'model') await checkPdfForModelReader(paper);
       const config = loadModelSetup(flags);
       if (options.paperReader === 'model') {
         await checkModelPdfReading(paper, config.roles.planner.models[0]);
       }
-      const result = await runPaper({
-        paperPath: paper,
-        paperReader: options.paperReader,
-        models: (run) => createRunModelCaller(flags, run),
-        modelSpecs: modelSpecsOf(config),
-        sandbox: options.sandbox,
-        gpu: options.gpu ?? config.gpu,
-        network: options.network ?? false,
-        selfRefine: options.selfRefine ?? false,
-        repairSteps: options.repairSteps,
-        skipVerify: !options.verify,
-        smokeTimeoutS: options.smokeTimeout,
-        paperMaxChars: options.paperMaxChars,
-        argv: process.argv.slice(2),
-        sinks: [renderer],
-        ...(options.python === undefined ? {} : { python: options.python }),
-        ...(options.out === undefined ? {} : { outDir: options.out }),
-        ...(options.root === undefined ? {} : { runsRoot: options.root }),
-        onRun: (run) => {
-          current = run;
+      return runPaper(
+        {
+          paperPath: paper,
+          paperReader: options.paperReader,
+          sandbox: options.sandbox,
+          gpu: options.gpu ?? config.gpu,
+          network: options.network ?? false,
+          selfRefine: options.selfRefine ?? false,
+          repairSteps: options.repairSteps,
+          skipVerify: !options.verify,
+          smokeTimeoutS: options.smokeTimeout,
+          paperMaxChars: options.paperMaxChars,
+          ...(options.python === undefined ? {} : { python: options.python }),
+          ...(options.out === undefined ? {} : { outDir: options.out }),
         },
-      });
-      renderer.finish();
-      if (!options.json) {
-        const report = result.report;
-        process.stdout.write(
-          `${renderTable([
-            ['repository', report.repository],
-            ['entry point', report.entryPoint],
-            [
-              'files',
-              `${report.files.length} (${report.files.reduce((sum, file) => sum + file.lines, 0)} lines)`,
-            ],
-            ['verify', `${report.verify.ok ? 'runs' : 'does not run'}: ${report.verify.summary}`],
-            ['model calls', String(report.totals.calls)],
-            [
-              'tokens',
-              `${report.totals.inputTokens} in (${report.totals.cachedInputTokens} cached), ${report.totals.outputTokens} out`,
-            ],
-            ['cost', money(report.totals.costUsd)],
-            ['report', result.reportPath],
-            ['run', result.run.dir],
-          ])}\n`,
-        );
-      }
-      process.exitCode = result.report.verify.ok || !options.verify ? 0 : 1;
-    } catch (error) {
-      renderer.finish();
-      process.stderr.write(
-        `codify paper: ${error instanceof Error ? error.message : String(error)}\n`,
+        { ...host, ...(options.root === undefined ? {} : { runsRoot: options.root }) },
+        { caller: (run) => createRunModelCaller(flags, run), specs: modelSpecsOf(config) },
       );
-      process.exitCode = 2;
-    } finally {
-      interrupt.dispose();
-    }
+    });
   });
+}
+
+/** The table printed after a paper run (not with --json, whose events say it all). */
+function outcomeTable(outcome: PaperOutcome): string {
+  const report = outcome.report;
+  return renderTable([
+    ['repository', report.repository],
+    ['entry point', report.entryPoint],
+    [
+      'files',
+      `${report.files.length} (${report.files.reduce((sum, file) => sum + file.lines, 0)} lines)`,
+    ],
+    ['verify', `${report.verify.ok ? 'runs' : 'does not run'}: ${report.verify.summary}`],
+    ['model calls', String(report.totals.calls)],
+    [
+      'tokens',
+      `${report.totals.inputTokens} in (${report.totals.cachedInputTokens} cached), ${report.totals.outputTokens} out`,
+    ],
+    ['cost', money(report.totals.costUsd)],
+    ['report', outcome.reportPath],
+    ['run', outcome.run.dir],
+  ]);
+}
+
+/**
+ * Runs a paper run (`codify paper`, or `codify resume` of a paper run) to its end: Ctrl-C
+ * or SIGTERM aborts the host's signal, so the work in flight is cancelled and the run ends
+ * `stopped` (exit 130 or 143, and `codify resume` continues it); the outcome table; the
+ * exit code from the run's end or the error's own.
+ */
+export async function reportPaperRun(
+  command: string,
+  options: { json?: boolean },
+  renderer: TerminalRenderer,
+  work: (host: RunHost) => Promise<PaperOutcome>,
+): Promise<void> {
+  const interrupt = stopOnInterrupt(command);
+  let runDir: string | undefined;
+  try {
+    const outcome = await work({
+      argv: process.argv.slice(2),
+      sinks: [renderer],
+      signal: interrupt.signal,
+      onRun: (run) => {
+        runDir = run.dir;
+      },
+    });
+    renderer.finish();
+    if (options.json !== true) process.stdout.write(`${outcomeTable(outcome)}\n`);
+    process.exitCode = outcome.completed ? exitCodes.ok : exitCodes.runFailed;
+  } catch (error) {
+    renderer.finish();
+    reportError(command, error, { runDir });
+  } finally {
+    interrupt.dispose();
+  }
 }

@@ -1,10 +1,19 @@
 import type { Command } from 'commander';
 import { resumeImplement } from '../../agent/resume.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelSpecsOf } from '../../config/model-specs.js';
+import { UsageError } from '../../errors/codify-error.js';
+import { resumePaper } from '../../repo/run-paper.js';
+import type { RunMode } from '../../runs/events.js';
+import { findRun } from '../../runs/find-run.js';
+import { readFirstEvent } from '../../runs/read-first-event.js';
+import type { Run } from '../../runs/run.js';
+import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 import { positiveNumber, reportRun } from './implement.js';
+import { reportPaperRun } from './paper.js';
 
 interface ResumeCommandOptions {
   maxSteps?: number;
@@ -16,12 +25,25 @@ interface ResumeCommandOptions {
   json?: boolean;
 }
 
+/** The mode a RUN argument names; undefined when it names no run (the implement path says why). */
+function modeOf(reference: string, root: string | undefined): RunMode | undefined {
+  try {
+    const first = readFirstEvent(findRun(reference, resolveRunsRoot(root)));
+    return first?.type === 'run-start' ? first.mode : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Calls the run's earlier processes completed: a replay continues after them. */
+const completedCalls = (run: Run) => run.earlier.filter((event) => event.type === 'llm-end').length;
+
 /** `codify resume RUN [...]` */
 export function registerResumeCommand(program: Command): void {
   const command = program
     .command('resume')
     .description(
-      'continue an implement run that was killed or stopped, after its last completed step',
+      'continue an implement run after its last completed step, or a paper run after its last finished stage, when it was killed, stopped or failed',
     )
     .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
     .option('--max-steps <n>', 'raise the step budget', positiveNumber('--max-steps', true))
@@ -41,6 +63,25 @@ export function registerResumeCommand(program: Command): void {
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
     };
+    if (modeOf(reference, options.root) === 'paper') {
+      await reportPaperRun('resume', options, renderer, (host) => {
+        // A paper run resumes with the settings it was started with; only models may change.
+        if (Object.keys(agent).length > 0)
+          throw new UsageError(
+            '--max-steps, --max-minutes, --max-tokens, --max-cost and --interactive apply to implement runs; a paper run resumes with the settings it was started with',
+          );
+        const config = loadModelSetup(flags);
+        return resumePaper(
+          reference,
+          { ...host, ...(options.root === undefined ? {} : { runsRoot: options.root }) },
+          {
+            caller: (run) => createRunModelCaller(flags, run, completedCalls(run)),
+            specs: modelSpecsOf(config),
+          },
+        );
+      });
+      return;
+    }
     await reportRun('resume', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       loadModelSetup(flags);

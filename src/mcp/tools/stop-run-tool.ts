@@ -13,7 +13,7 @@ export function registerStopRunTool(server: McpServer, context: McpContext): voi
     {
       title: 'Stop a run',
       description:
-        "Stops a running run with SIGTERM to its process. No model is asked anything more. An implement run cancels the step in flight and ends 'stopped' (a paper or explore run at once); completed steps are kept, and resume_run continues an implement run after the last one.",
+        "Stops a running run with SIGTERM to its process. No model is asked anything more. An implement run cancels the step in flight and a paper run the work of its stage in flight, and each ends 'stopped' (an explore run at once); completed steps and finished stages are kept, and resume_run continues an implement or paper run after the last one.",
       inputSchema: {
         run: z.string().min(1).describe('the run id, a unique part of it, or "last"'),
       },

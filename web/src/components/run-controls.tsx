@@ -6,7 +6,7 @@ import { postJson } from '../post-json.js';
 
 const resumable = new Set<string>(['killed', 'stopped', 'failed', 'budget-exhausted']);
 
-/** Stop a live run; resume an implement run that ended without finishing. */
+/** Stop a live run; resume an implement or paper run that ended without finishing. */
 export function RunControls({
   runId,
   mode,
@@ -37,7 +37,7 @@ export function RunControls({
           Stop
         </button>
       ) : null}
-      {mode === 'implement' && resumable.has(status) ? (
+      {(mode === 'implement' || mode === 'paper') && resumable.has(status) ? (
         <button type="button" disabled={busy} onClick={() => act(apiPaths.resume(runId))}>
           Resume
         </button>

@@ -1,0 +1,129 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { condensePaper, designTerms, type CondensedPaper } from './condensed-paper.js';
+import { renderConfigYaml } from './config-yaml.js';
+import { reproduceScript, writeReadme } from './environment.js';
+import { analyzeFiles, generateFiles } from './generation.js';
+import { planRepository, renderDesign, type Plan } from './planning.js';
+import { writeRepoFile, type RepoWork } from './repo-work.js';
+import { devRequirementsFile, requirementsFile, splitRequirements } from './requirements.js';
+
+/** The design and both configs as the prompts after planning see them. */
+function designOf(plan: Plan) {
+  return {
+    design: renderDesign(plan),
+    configs: {
+      config: renderConfigYaml(plan.config),
+      smokeConfig: renderConfigYaml(plan.config, true),
+    },
+  };
+}
+
+/** Plan: overall plan, architecture, logic design and config, written under docs/ and as YAML. */
+export async function planStage(work: RepoWork): Promise<Plan> {
+  const { options } = work;
+  const plan = await planRepository(work.models, options.paperText, {
+    selfRefine: options.selfRefine,
+    quoteSource: options.fullPaperText ?? options.paperText,
+  });
+  writeRepoFile(work, 'docs/plan.md', `${plan.overall}\n`, 'plan');
+  writeRepoFile(work, 'docs/design.md', `${renderDesign(plan)}\n`, 'design');
+  writeRepoFile(work, 'config.yaml', renderConfigYaml(plan.config), 'config');
+  writeRepoFile(work, 'config_smoke.yaml', renderConfigYaml(plan.config, true), 'config');
+  return plan;
+}
+
+/**
+ * After planning the paper is condensed: what the code is built from stays whole, the
+ * rest (introduction, related work, results…) shrinks to its key sentences. No model is
+ * asked, so a resumed run condenses again rather than storing it.
+ */
+export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPaper {
+  const { paperText } = work.options;
+  const { design } = designOf(plan);
+  const condensed = condensePaper(paperText, {
+    quotes: plan.config.entries.map((entry) => entry.evidence),
+    design,
+    terms: designTerms(
+      design,
+      plan.config.entries.map((entry) => entry.key),
+    ),
+  });
+  writeFileSync(join(work.run.dir, 'paper-condensed.md'), condensed.text);
+  if (condensed.condensed.length > 0)
+    work.run.emit({
+      type: 'log',
+      level: 'info',
+      message: `paper condensed for the later stages: ${paperText.length} → ${condensed.text.length} characters (condensed: ${condensed.condensed.join(', ')})`,
+    });
+  return condensed;
+}
+
+/** Analysis: the detailed logic of each file, written under docs/analysis/. */
+export async function analyzeStage(
+  work: RepoWork,
+  plan: Plan,
+  condensedText: string,
+): Promise<Map<string, string>> {
+  const { design, configs } = designOf(plan);
+  const analyses = await analyzeFiles(work.models, plan, condensedText, design, configs);
+  for (const [path, text] of analyses)
+    writeRepoFile(work, `docs/analysis/${path.replace(/\.py$/, '')}.md`, `${text}\n`, 'analysis');
+  return analyses;
+}
+
+/** The analyses as a stored stage result (a Map is not JSON). */
+export const analysesCodec = {
+  save: (analyses: Map<string, string>): unknown => [...analyses],
+  load: (stored: unknown): Map<string, string> => new Map(stored as [string, string][]),
+};
+
+export interface Generated {
+  /** Per file, the earlier files its prompt gave as interfaces only. */
+  interfacesUsed: Record<string, string[]>;
+}
+
+/** Generation: each file in dependency order, written as it compiles. */
+export async function generateStage(
+  work: RepoWork,
+  plan: Plan,
+  analyses: Map<string, string>,
+): Promise<Generated> {
+  const { design, configs } = designOf(plan);
+  const interfacesUsed: Record<string, string[]> = {};
+  const files = await generateFiles(work.models, plan, design, configs, analyses, {
+    interpreter: work.options.interpreter,
+    earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
+    onFile: (file, view) => {
+      writeRepoFile(work, file.path, file.content, 'code');
+      if (view.asInterface.length > 0) interfacesUsed[file.path] = view.asInterface;
+    },
+  });
+  for (const path of plan.logic.order) {
+    if (path.endsWith('.py') && !files.some((file) => file.path === path)) {
+      throw new Error(`generation did not produce ${path}`);
+    }
+  }
+  return { interfacesUsed };
+}
+
+/** Environment: requirements, reproduce.sh and the README the model writes. */
+export async function environmentStage(work: RepoWork, plan: Plan): Promise<void> {
+  const { design, configs } = designOf(plan);
+  const requirements = splitRequirements(plan);
+  writeRepoFile(work, 'requirements.txt', requirementsFile(requirements.run), 'environment');
+  if (requirements.test.length > 0)
+    writeRepoFile(
+      work,
+      'requirements-dev.txt',
+      devRequirementsFile(requirements.test),
+      'environment',
+    );
+  writeRepoFile(work, 'reproduce.sh', reproduceScript(plan), 'environment');
+  writeRepoFile(
+    work,
+    'README.md',
+    await writeReadme(work.models, plan, design, work.options.title, configs),
+    'readme',
+  );
+}

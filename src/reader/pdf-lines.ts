@@ -213,9 +213,16 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
     for (const line of runLines)
       edges.set(Math.round(line.right), (edges.get(Math.round(line.right)) ?? 0) + 1);
     const common = [...edges.entries()].sort((first, second) => second[1] - first[1])[0];
-    if (common !== undefined && common[1] >= 3) {
-      for (const line of runLines) line.columnRight = common[0];
-    }
+    // With fewer lines, where the lines that start at its left edge end (a page number
+    // centred under a short column is not its edge).
+    const leftStarting = runLines.filter((line) => line.x < left + 0.3 * (right - left));
+    const edge =
+      common !== undefined && common[1] >= 3
+        ? common[0]
+        : leftStarting.length > 0
+          ? Math.max(...leftStarting.map((line) => line.right))
+          : undefined;
+    if (edge !== undefined) for (const line of runLines) line.columnRight = edge;
   }
   return lines;
 }

@@ -11,6 +11,7 @@ import { furniture } from './pdf-furniture.js';
 
 const numberedHeading = /^(\d+(?:\.\d+){0,2})\.?\s+([A-Z][^]{0,80})$/;
 const tableCaption = /^Table\s+(\d+)\s*[.:]\s*(.*)$/i;
+const figureCaption = /^(Figure|Fig\.)\s+\d+\s*[.:]/;
 const algorithmCaption = /^Algorithm\s+\d+\s*[.:]?\s*(.*)$/i;
 const equationNumber = /^\(\d+[a-z]?\)$/;
 const stepNumber = /^\d+:\s*/;
@@ -232,6 +233,8 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   // A paragraph interrupted by a float at the top of the next column: the float is built
   // after the paragraph, as the LaTeX source has it.
   let suspended: (Open & { kind: 'paragraph' }) | undefined;
+  // The caption of a full-width figure that interrupted `suspended` at the top of a page.
+  let interruptingCaption: (Open & { kind: 'paragraph' }) | undefined;
   const deferred: (() => void)[] = [];
   // A float stands in the LaTeX source after the paragraph that first mentions it; the
   // page may print it earlier. A table whose mention comes later waits for that paragraph.
@@ -263,6 +266,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
     }
   };
   const close = (): void => {
+    interruptingCaption = undefined;
     if (suspended !== undefined) {
       emitParagraph(suspended);
       suspended = undefined;
@@ -297,6 +301,21 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       if (note !== undefined && !waiting.includes(note)) waiting.push(note);
       continue;
     }
+    // The column text under a figure that interrupted a paragraph goes on with that
+    // paragraph; the caption follows it, as the source has the figure after its paragraph.
+    const resumes =
+      suspended !== undefined &&
+      interruptingCaption !== undefined &&
+      open === interruptingCaption &&
+      continues(line) &&
+      line.gapBefore > 1.5 * line.size;
+    if (resumes && suspended !== undefined && interruptingCaption !== undefined) {
+      const caption = interruptingCaption;
+      deferred.push(() => emitParagraph(caption));
+      open = suspended;
+      suspended = undefined;
+      interruptingCaption = undefined;
+    }
     const previousLine = open.kind === 'paragraph' ? open.last : undefined;
     // A paragraph runs on into the next column or page when its line filled the column.
     const runsOn =
@@ -311,7 +330,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       line.x > previousLine.x + 0.6 * line.size &&
       line.x < previousLine.x + 3 * line.size &&
       /[.!?:]["')\]]?$/.test(previousLine.text);
-    let newBlock = (line.gapBefore > 1.5 * line.size && !runsOn) || indented;
+    let newBlock = !resumes && ((line.gapBefore > 1.5 * line.size && !runsOn) || indented);
     const heading = headings.detect(line);
     if (heading) {
       close();
@@ -321,6 +340,17 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
         appendix && sawNumberedSection ? `Appendix ${appendix[1]}: ${appendix[2]}` : heading.text;
       if (/^\d/.test(heading.text)) sawNumberedSection = true;
       builder.heading(text, heading.level);
+      continue;
+    }
+    if (
+      figureCaption.test(line.text) &&
+      open.kind === 'paragraph' &&
+      suspended === undefined &&
+      runsOnLater(open.last, line)
+    ) {
+      suspended = open;
+      interruptingCaption = { kind: 'paragraph', lines: [line.text], last: line };
+      open = interruptingCaption;
       continue;
     }
     const table = tableCaption.exec(line.text);

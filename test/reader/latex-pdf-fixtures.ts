@@ -10,6 +10,8 @@ export const latexPdfFixtures = [
   { name: 'warmup-attention', tex: 'test/fixtures/papers/warmup-attention/paper.tex' },
   { name: 'warmup-attention-cm', tex: 'test/fixtures/papers/warmup-attention-cm/paper.tex' },
   { name: 'aligned-math', tex: 'test/fixtures/papers/aligned-math/paper.tex' },
+  { name: 'wide-floats', tex: 'test/fixtures/papers/wide-floats/paper.tex' },
+  { name: 'multicol-full-width', tex: 'test/fixtures/papers/multicol-full-width/paper.tex' },
 ].map(({ name, tex }) => ({
   name,
   tex: fileURLToPath(new URL(`../../${tex}`, import.meta.url)),

@@ -87,3 +87,56 @@ describe('a two-column conference-style paper typeset by pdflatex', () => {
     expect(algorithm?.text).not.toMatch(/^\s*\d+:/m);
   });
 });
+
+describe('full-width blocks between column blocks, typeset by pdflatex', () => {
+  const fixture = (name: string) => {
+    const found = latexPdfFixtures.find((candidate) => candidate.name === name);
+    if (found === undefined) throw new Error(`the ${name} fixture is missing`);
+    return found.pdf;
+  };
+
+  it('reads a figure* set at the top of a page after the paragraph it interrupts', async () => {
+    const document = await readPaper(fixture('wide-floats'));
+    const results = document.sections.find((section) => section.heading === 'Results');
+    // The paragraph runs on from page 1 to the left column under the figure, unbroken.
+    expect(results?.text).toMatch(
+      /ahead by a little more than one point, and with forty percent noise by close to three points\. The spread[^\n]*gives the numbers in full\.\n\nFigure 1: Test accuracy against the noise rate/,
+    );
+  });
+
+  it('reads a table* at the bottom of a page after both columns above it', async () => {
+    const document = await readPaper(fixture('wide-floats'));
+    const last = document.sections.at(-1);
+    expect(last?.heading).toBe('Conclusion');
+    expect(last?.text).toMatch(/whenever labels are noisy\.\n\nTable: Final test accuracy/);
+    expect(last?.tables.map((table) => table.rows.length)).toEqual([4]);
+  });
+
+  it('reads balanced columns, then the full-width block under them, then columns again', async () => {
+    const document = await readPaper(fixture('multicol-full-width'));
+    expect(headings(document)).toEqual([
+      'introduction',
+      'method',
+      'summary of the comparison',
+      'results',
+      'conclusion',
+    ]);
+    const method = document.sections.find((section) => section.heading === 'Method');
+    expect(method?.text).toMatch(
+      /the standard deviation of the held-out loss at fixed step counts\.$/,
+    );
+    const summary = document.sections.find(
+      (section) => section.heading === 'Summary of the comparison',
+    );
+    expect(summary?.equations).toHaveLength(1);
+    expect(summary?.tables[0]?.rows).toEqual([
+      ['Task', 'Baseline', 'Length', 'Scored'],
+      ['Copying', '0.00', '0.40', '0.48'],
+      ['Language model', '0.00', '0.25', '-0.10'],
+    ]);
+    // The last two lines of each column, alone on page 2, are still two columns.
+    expect(document.sections.at(-1)?.text).toContain(
+      'and it never hurt in our runs. Ordering by a model-based score is not worth',
+    );
+  });
+});

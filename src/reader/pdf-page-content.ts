@@ -7,6 +7,7 @@ import {
   isMonospaceFont,
 } from './pdf-fonts.js';
 import { clippedRuns, type ClippedRun } from './pdf-clipped-text.js';
+import { composeInlineAccents, isAccent } from './pdf-accents.js';
 import type { PdfItem, PdfRule } from './pdf-columns.js';
 
 /** One page's positioned text and its horizontal rules. */
@@ -175,7 +176,7 @@ export async function readPageContent(
     // An accent that pdf.js ran into the text before it ("so ˜" over the next letter)
     // becomes an item of its own, at the end, so that it can be placed over its letter.
     const trailing = [...raw.str.trimEnd()].at(-1) ?? '';
-    if (!extension && raw.str.trim().length > 1 && spacingAccents.has(trailing)) {
+    if (!extension && raw.str.trim().length > 1 && isAccent(trailing)) {
       const accentWidth = Math.min(0.5 * size, raw.width);
       const head = raw.str.trimEnd().slice(0, -trailing.length);
       items.push({ ...item, text: normalizeText(head), width: raw.width - accentWidth });
@@ -227,13 +228,13 @@ function restoreClipped(items: PdfItem[], runs: ClippedRun[]): void {
   }
 }
 
-const spacingAccents = new Set(['˜', 'ˆ', '¯', '˙', '¨', '´', '`', 'ˇ', '˘', '˚']);
-
-/** NFKC, except for a lone spacing accent, which NFKC would turn into a space and a mark. */
+/**
+ * NFKC with accents put on their letters, except for a lone spacing accent, which NFKC
+ * would turn into a space and a mark. Control characters (a font's unmapped codes, a NUL
+ * for a mark it could not name) are dropped: they are never text.
+ */
 function normalizeText(text: string): string {
-  return spacingAccents.has(text.trim()) ? text.trim() : text.normalize('NFKC');
-}
-
-export function isAccent(text: string): boolean {
-  return spacingAccents.has(text);
+  const visible = text.replace(/\p{Cc}/gu, '');
+  if (isAccent(visible.trim())) return visible.trim();
+  return composeInlineAccents(visible).normalize('NFKC');
 }

@@ -12,6 +12,7 @@ export const latexPdfFixtures = [
   { name: 'aligned-math', tex: 'test/fixtures/papers/aligned-math/paper.tex' },
   { name: 'wide-floats', tex: 'test/fixtures/papers/wide-floats/paper.tex' },
   { name: 'multicol-full-width', tex: 'test/fixtures/papers/multicol-full-width/paper.tex' },
+  { name: 'accents', tex: 'test/fixtures/papers/accents/paper.tex' },
 ].map(({ name, tex }) => ({
   name,
   tex: fileURLToPath(new URL(`../../${tex}`, import.meta.url)),

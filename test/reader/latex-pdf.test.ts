@@ -140,3 +140,31 @@ describe('full-width blocks between column blocks, typeset by pdflatex', () => {
     );
   });
 });
+
+describe('accents typeset by pdflatex in the OT1 encoding (accent glyphs over letters)', () => {
+  const fixture = latexPdfFixtures.find((candidate) => candidate.name === 'accents');
+
+  it('reads accented letters of text as Unicode letters and math accents as LaTeX', async () => {
+    if (fixture === undefined) throw new Error('the accents fixture is missing');
+    const document = await readPaper(fixture.pdf);
+    const text = renderDocument(document);
+    expect(document.title).toBe('Señales de Reloj: Kernel Smoothing of Irregular Time Series');
+    expect(document.authors).toEqual(['Inês Conceição', 'Tomás Muñoz', 'Jürgen Großmann']);
+    expect(headings(document)).toEqual(['introducción', 'método', 'resultados', 'conclusão']);
+    // Written precomposed in the source, and as \~{n}, \c{c}, \"o, \.z, \'o.
+    expect(text).toContain(
+      'from the São Paulo air quality network to the hourly counts of a café in Zürich',
+    );
+    expect(text).toContain('Györfi, Kohler, Krzyżak and Walk');
+    expect(text).toContain('the Fundação de Amparo à Pesquisa');
+    expect(text).toContain('Señor Muñoz of the Universidad de Morón');
+    expect(text).toContain('Naïve smoothing');
+    expect(text).toContain('We thank José María, François and Zoë');
+    expect(text).toContain(
+      'We write \\tilde{x} for a series after smoothing and \\bar{x} for its mean',
+    );
+    expect(text).toMatch(/\$\$ \\hat\{y\}\(t\) = /);
+    expect(text).not.toMatch(/\p{Cc}(?<![\n\t])/u);
+    expect(text).not.toMatch(/[˜ˆ¨´`¸˝ˇ˚]/u);
+  });
+});

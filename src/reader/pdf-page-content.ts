@@ -8,6 +8,7 @@ import {
 } from './pdf-fonts.js';
 import { clippedRuns, type ClippedRun } from './pdf-clipped-text.js';
 import { composeInlineAccents, isAccent } from './pdf-accents.js';
+import { texBitmapDecoder } from './pdf-tex-encodings.js';
 import type { PdfItem, PdfRule } from './pdf-columns.js';
 
 /** One page's positioned text and its horizontal rules. */
@@ -144,10 +145,17 @@ export async function readPageContent(
     fontNames.set(id, name);
     return name;
   };
+  const decoders = bitmapFontDecoders(
+    page,
+    content.items.flatMap((item) => (isTextItem(item) ? [item] : [])),
+  );
   const items: PdfItem[] = [];
-  for (const raw of content.items) {
+  for (const found of content.items) {
+    if (!isTextItem(found)) continue;
+    const decode = decoders.get(found.fontName);
+    const raw = decode === undefined ? found : { ...found, str: decode(found.str) };
     // Whitespace items only fill gaps; the gaps themselves separate words and cells.
-    if (!isTextItem(raw) || raw.str.trim().length === 0) continue;
+    if (raw.str.trim().length === 0) continue;
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = raw.transform.map(Number);
     // Rotated text (arXiv's side stamp, axis labels) is not part of the reading flow.
     if (Math.abs(b) > 0.01 * Math.abs(a) || Math.abs(c) > 0.01 * Math.abs(d)) continue;
@@ -193,6 +201,31 @@ export async function readPageContent(
     items,
     rules: horizontalRules(operators, codes),
   };
+}
+
+/** The decoders of the page's TeX bitmap fonts whose glyphs pdf.js read as bare codes. */
+function bitmapFontDecoders(
+  page: PDFPageProxy,
+  items: PdfjsTextItem[],
+): Map<string, (text: string) => string> {
+  const texts = new Map<string, string[]>();
+  for (const item of items) {
+    let font: unknown;
+    try {
+      font = page.commonObjs.get(item.fontName);
+    } catch {
+      continue;
+    }
+    const type3 =
+      typeof font === 'object' && font !== null && 'isType3Font' in font && font.isType3Font;
+    if (type3 === true) texts.set(item.fontName, [...(texts.get(item.fontName) ?? []), item.str]);
+  }
+  const decoders = new Map<string, (text: string) => string>();
+  for (const [font, strings] of texts) {
+    const decoder = texBitmapDecoder(strings);
+    if (decoder !== undefined) decoders.set(font, decoder);
+  }
+  return decoders;
 }
 
 /**

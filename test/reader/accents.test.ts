@@ -3,6 +3,7 @@ import { replaceTextAccents } from '../../src/reader/latex-accents.js';
 import { cleanLatexInline } from '../../src/reader/latex-inline.js';
 import type { PdfItem } from '../../src/reader/pdf-columns.js';
 import { composeInlineAccents, placeAccents } from '../../src/reader/pdf-accents.js';
+import { texBitmapDecoder } from '../../src/reader/pdf-tex-encodings.js';
 
 /** A glyph run as pdf.js reports it; text in CMR10 unless told. */
 function item(text: string, x: number, y: number, font = 'CMR10', width = 5): PdfItem {
@@ -63,5 +64,27 @@ describe('accent glyphs in a PDF', () => {
 
   it('puts an accent that stands right before its letter in one run on that letter', () => {
     expect(composeInlineAccents('Se˜nor, na¨ıve, ¸cais')).toBe('Señor, naïve, çais');
+  });
+});
+
+describe('TeX bitmap fonts read as bare character codes', () => {
+  it('decodes Cork (T1) codes: ligatures, dashes, quotes, accents and Latin letters', () => {
+    const decode = texBitmapDecoder(['\u001cnd \u0015 \u0010quoted\u0011', 'Erd\u00aes \u0083ech']);
+    expect(decode?.('\u001cnd the o\u001ece \u0015 \u0016 \u0010quoted\u0011')).toBe(
+      'find the office – — “quoted”',
+    );
+    expect(decode?.('Erd\u00aes, \u0083ech, \u00aa\u00f3d\u00b9, Stra\u00ffe')).toBe(
+      'Erdős, Čech, łódź, Straße',
+    );
+    expect(decode?.('\u0003')).toBe('˜');
+  });
+
+  it('decodes OT1 codes where its ligatures are the ones used', () => {
+    const decode = texBitmapDecoder(['\u000cnd', 'o\u000ece', '\u0001 = 2']);
+    expect(decode?.('\u000cnd the o\u000ece \\quoted" \u0001')).toBe('find the office “quoted” Δ');
+  });
+
+  it('leaves fonts alone whose text has no control codes', () => {
+    expect(texBitmapDecoder(['find the office', 'Zoë'])).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ export const latexPdfFixtures = [
   { name: 'wide-floats', tex: 'test/fixtures/papers/wide-floats/paper.tex' },
   { name: 'multicol-full-width', tex: 'test/fixtures/papers/multicol-full-width/paper.tex' },
   { name: 'accents', tex: 'test/fixtures/papers/accents/paper.tex' },
+  { name: 'accents-t1', tex: 'test/fixtures/papers/accents-t1/paper.tex' },
 ].map(({ name, tex }) => ({
   name,
   tex: fileURLToPath(new URL(`../../${tex}`, import.meta.url)),

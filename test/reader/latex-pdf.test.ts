@@ -168,3 +168,24 @@ describe('accents typeset by pdflatex in the OT1 encoding (accent glyphs over le
     expect(text).not.toMatch(/[˜ˆ¨´`¸˝ˇ˚]/u);
   });
 });
+
+describe('the T1 encoding in bitmap (Type 3) fonts, typeset by pdflatex', () => {
+  const fixture = latexPdfFixtures.find((candidate) => candidate.name === 'accents-t1');
+
+  it('reads ligatures, dashes, quotes and accented letters from their bare codes', async () => {
+    if (fixture === undefined) throw new Error('the accents-t1 fixture is missing');
+    const document = await readPaper(fixture.pdf);
+    const text = renderDocument(document);
+    expect(document.title).toBe('Efficient Filtering of Sensor Drift in Łódź and Brno');
+    expect(document.authors).toEqual(['Zofia Wójcik', 'Antonín Dvořák', 'Ferenc Erdős']);
+    expect(text).toContain('their offset changes by a few micrograms');
+    expect(text).toContain('an efficient filter');
+    expect(text).toContain(
+      'over the winter of 2024–2025. The filter is the same in both cities — only',
+    );
+    expect(text).toContain('The stations’ “official” readings');
+    expect(text).toContain('the Český hydrometeorologický ústav, and Zoë Kovač');
+    expect(text).toContain('\\tilde{x}_{t}');
+    expect(text).not.toMatch(/\p{Cc}(?<![\n\t])/u);
+  });
+});

@@ -1,9 +1,14 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replaceTextAccents } from '../../src/reader/latex-accents.js';
 import { cleanLatexInline } from '../../src/reader/latex-inline.js';
 import type { PdfItem } from '../../src/reader/pdf-columns.js';
 import { composeInlineAccents, placeAccents } from '../../src/reader/pdf-accents.js';
 import { texBitmapDecoder } from '../../src/reader/pdf-tex-encodings.js';
+import { readPaper } from '../../src/reader/read-paper.js';
+import { renderDocument } from '../../src/reader/render-document.js';
 
 /** A glyph run as pdf.js reports it; text in CMR10 unless told. */
 function item(text: string, x: number, y: number, font = 'CMR10', width = 5): PdfItem {
@@ -86,5 +91,48 @@ describe('TeX bitmap fonts read as bare character codes', () => {
 
   it('leaves fonts alone whose text has no control codes', () => {
     expect(texBitmapDecoder(['find the office', 'Zoë'])).toBeUndefined();
+  });
+});
+
+/**
+ * A one-page PDF whose font's ToUnicode map reads the glyph of "~" as U+0000, as some
+ * producers map a mark they cannot name: its text layer holds NUL bytes.
+ */
+function pdfWithNulInTextLayer(): Buffer {
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Nul def',
+    '1 begincodespacerange <00> <FF> endcodespacerange',
+    '1 beginbfchar <7E> <0000> endbfchar',
+    'endcmap CMapName currentdict /CMap defineresource pop end end',
+  ].join('\n');
+  const content = 'BT /F1 12 Tf 72 700 Td (Mun~oz and Se~nor) Tj ET';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>',
+    `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+describe('control characters in a PDF text layer', () => {
+  it('never reach the text: a NUL where a mark was is dropped', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'codify-pdf-')), 'nul.pdf');
+    await writeFile(path, pdfWithNulInTextLayer());
+    const text = renderDocument(await readPaper(path));
+    expect(text).not.toMatch(/\p{Cc}(?<![\n\t])/u);
+    expect(text).toContain('Munoz and Senor');
   });
 });

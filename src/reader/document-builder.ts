@@ -20,6 +20,13 @@ interface OpenSection {
   parts: string[];
 }
 
+/** A place between two blocks of a section, kept right as blocks go in before it. */
+export interface BlockAnchor {
+  section: number;
+  part: number;
+  tables: number;
+}
+
 /**
  * Collects a paper's blocks in reading order, whichever reader found them, and builds the
  * document: numbering stripped from headings, the abstract taken from its section, the
@@ -31,6 +38,7 @@ export class DocumentBuilder {
   abstract = '';
   private readonly preamble: string[] = [];
   private readonly sections: OpenSection[] = [];
+  private readonly anchors: BlockAnchor[] = [];
 
   heading(text: string, level: number): void {
     const heading = stripHeadingNumber(text);
@@ -59,12 +67,38 @@ export class DocumentBuilder {
 
   table(found: PaperTable): void {
     const open = this.current();
-    const caption = normalizeCaption(found.caption);
-    const table: PaperTable =
-      caption === undefined ? { rows: found.rows } : { caption, rows: found.rows };
-    if (found.raw !== undefined) table.raw = found.raw;
+    const table = tableOf(found);
     open.section.tables.push(table);
     open.parts.push(renderTable(table));
+  }
+
+  /** The place after the last block (none before the first heading). */
+  anchor(): BlockAnchor | undefined {
+    const open = this.sections.at(-1);
+    if (open === undefined) return undefined;
+    const anchor = {
+      section: this.sections.length - 1,
+      part: open.parts.length,
+      tables: open.section.tables.length,
+    };
+    this.anchors.push(anchor);
+    return anchor;
+  }
+
+  /** A table put in at an anchor: a float read after the paragraph that it follows. */
+  tableAt(anchor: BlockAnchor, found: PaperTable): void {
+    const open = this.sections[anchor.section];
+    if (open === undefined) return this.table(found);
+    const table = tableOf(found);
+    open.section.tables.splice(anchor.tables, 0, table);
+    open.parts.splice(anchor.part, 0, renderTable(table));
+    // Places at or after this one move down by the table (this one too: a second table
+    // put here goes after the first).
+    for (const other of this.anchors) {
+      if (other.section !== anchor.section || other.part < anchor.part) continue;
+      other.part += 1;
+      other.tables += 1;
+    }
   }
 
   algorithm(found: PaperAlgorithm): void {
@@ -114,4 +148,13 @@ export class DocumentBuilder {
     this.sections.push(created);
     return created;
   }
+}
+
+/** A table as documents hold it: caption without its final period, raw text if any. */
+function tableOf(found: PaperTable): PaperTable {
+  const caption = normalizeCaption(found.caption);
+  const table: PaperTable =
+    caption === undefined ? { rows: found.rows } : { caption, rows: found.rows };
+  if (found.raw !== undefined) table.raw = found.raw;
+  return table;
 }

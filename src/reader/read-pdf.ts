@@ -1,5 +1,5 @@
 import { Dehyphenator } from './dehyphenate.js';
-import { DocumentBuilder } from './document-builder.js';
+import { DocumentBuilder, type BlockAnchor } from './document-builder.js';
 import type { PaperDocument, PaperTable } from './document.js';
 import { looksMathematical } from './math-line.js';
 import { splitAuthors } from './normalize.js';
@@ -145,7 +145,7 @@ type Open =
   | { kind: 'none' }
   | { kind: 'paragraph'; lines: string[]; last: Line }
   | { kind: 'equation'; parts: string[]; last: Line }
-  | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string }
+  | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string; page: number }
   | {
       kind: 'algorithm';
       caption?: string;
@@ -248,16 +248,24 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
     for (const number of mentions(line.text)) mentionedAfter.set(number, index);
   });
   let position = 0;
-  const placeTable = (table: PaperTable, number: string | undefined): void => {
+  // Where the paragraph that first mentions each table ends, and on which page. A table
+  // that LaTeX floated to the top or bottom of that page or the next goes back there.
+  const mentionedAt = new Map<string, { anchor: BlockAnchor; page: number }>();
+  const placeTable = (table: PaperTable, number: string | undefined, page: number): void => {
     const later = number !== undefined && (mentionedAfter.get(number) ?? -1) >= position;
+    const mention = number === undefined ? undefined : mentionedAt.get(number);
     if (number !== undefined && later && !mentioned.has(number)) waitingTables.set(number, table);
-    else builder.table(table);
+    else if (mention !== undefined && page - mention.page <= 1) {
+      builder.tableAt(mention.anchor, table);
+    } else builder.table(table);
   };
   const emitParagraph = (paragraph: Open & { kind: 'paragraph' }): void => {
     const text = withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
     builder.paragraph(text);
     for (const action of deferred.splice(0)) action();
     for (const number of mentions(text)) {
+      const anchor = mentioned.has(number) ? undefined : builder.anchor();
+      if (anchor !== undefined) mentionedAt.set(number, { anchor, page: paragraph.last.page });
       mentioned.add(number);
       const table = waitingTables.get(number);
       if (table === undefined) continue;
@@ -273,7 +281,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
     }
     if (open.kind === 'paragraph') emitParagraph(open);
     if (open.kind === 'equation') builder.equation(open.parts.join(' '));
-    if (open.kind === 'table') placeTable(open.table, open.number);
+    if (open.kind === 'table') placeTable(open.table, open.number, open.page);
     if (open.kind === 'algorithm') {
       // Steps indent from the statements' left edge; "Require:" lines stand at the margin.
       const statements = open.steps.filter(
@@ -369,6 +377,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
         table: { caption: table[2], rows: [] },
         captionOpen: true,
         number: table[1],
+        page: line.page,
       };
       continue;
     }
@@ -387,9 +396,8 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       }
       if (open.table.rows.length === 0 && !newBlock && open.captionOpen) continue;
       if (suspended !== undefined && continues(line)) {
-        const found = open.table;
-        const number = open.number;
-        deferred.push(() => placeTable(found, number));
+        const { table: found, number, page } = open;
+        deferred.push(() => placeTable(found, number, page));
         open = suspended;
         suspended = undefined;
         newBlock = false;
@@ -433,7 +441,12 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
     const rows = open.kind === 'none' || newBlock ? alignedRows(rest, index) : 0;
     if (rows >= 3 || (rows >= 2 && line.ruleAbove)) {
       close();
-      open = { kind: 'table', table: { rows: [line.tableCells] }, captionOpen: false };
+      open = {
+        kind: 'table',
+        table: { rows: [line.tableCells] },
+        captionOpen: false,
+        page: line.page,
+      };
       continue;
     }
     // Display equations are set off by space (or numbered, or set in a monospace font); a

@@ -63,7 +63,8 @@ export function placeAccents(items: PdfItem[]): PdfItem[] {
   const math = new Set<PdfItem>();
   for (const accent of items) {
     const accentKind = spacingAccents.get(accent.text);
-    if (accentKind === undefined) continue;
+    // In code a backquote or a caret is a character of its own.
+    if (accentKind === undefined || accent.monospace) continue;
     const { mark, command } = accentKind;
     const middle = center(accent);
     const base = items

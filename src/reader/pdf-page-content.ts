@@ -170,7 +170,7 @@ export async function readPageContent(
         ? extensionText(raw.str)
         : isMathItalicFont(font)
           ? separateSymbols(normalizeText(raw.str))
-          : normalizeText(raw.str),
+          : normalizeText(raw.str, monospace),
       x,
       y,
       width: raw.width,
@@ -184,10 +184,10 @@ export async function readPageContent(
     // An accent that pdf.js ran into the text before it ("so ˜" over the next letter)
     // becomes an item of its own, at the end, so that it can be placed over its letter.
     const trailing = [...raw.str.trimEnd()].at(-1) ?? '';
-    if (!extension && raw.str.trim().length > 1 && isAccent(trailing)) {
+    if (!extension && !monospace && raw.str.trim().length > 1 && isAccent(trailing)) {
       const accentWidth = Math.min(0.5 * size, raw.width);
       const head = raw.str.trimEnd().slice(0, -trailing.length);
-      items.push({ ...item, text: normalizeText(head), width: raw.width - accentWidth });
+      items.push({ ...item, text: normalizeText(head, monospace), width: raw.width - accentWidth });
       items.push({ ...item, text: trailing, x: x + raw.width - accentWidth, width: accentWidth });
       continue;
     }
@@ -266,8 +266,9 @@ function restoreClipped(items: PdfItem[], runs: ClippedRun[]): void {
  * would turn into a space and a mark. Control characters (a font's unmapped codes, a NUL
  * for a mark it could not name) are dropped: they are never text.
  */
-function normalizeText(text: string): string {
+function normalizeText(text: string, monospace = false): string {
   const visible = text.replace(/\p{Cc}/gu, '');
   if (isAccent(visible.trim())) return visible.trim();
-  return composeInlineAccents(visible).normalize('NFKC');
+  // In code a backquote or a caret before a letter is itself.
+  return (monospace ? visible : composeInlineAccents(visible)).normalize('NFKC');
 }

@@ -67,6 +67,12 @@ describe('accent glyphs in a PDF', () => {
     ]);
   });
 
+  it('leaves a backquote of code alone', () => {
+    const quote = { ...item('`', 100, 200), monospace: true };
+    const code = { ...item('x`', 99.5, 200, 'CMTT10', 10), monospace: true };
+    expect(placeAccents([quote, code]).map((found) => found.text)).toEqual(['`', 'x`']);
+  });
+
   it('puts an accent that stands right before its letter in one run on that letter', () => {
     expect(composeInlineAccents('Se˜nor, na¨ıve, ¸cais')).toBe('Señor, naïve, çais');
   });

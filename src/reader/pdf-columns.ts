@@ -55,22 +55,26 @@ function fullLines(items: PdfItem[], from: number, to: number): PdfItem[][] {
   });
 }
 
+/** Where a two-column page's columns are. */
+interface Columns {
+  middle: number;
+  leftEdge: number;
+  rightEdge: number;
+  /** Where the right column's text starts. */
+  rightStart: number;
+}
+
 /**
- * Items in reading order, as runs of one column (or of the full width). On a two-column
- * page (several lines filling each half, whatever their baselines) each run of the page
- * between full-width lines is read left column first, then right. A full-width line has an
- * item across the middle (title, notice, wide table) or is centred as a whole with parts on
- * both sides, neither at its column's edge (an author line). A single-column page comes back
- * as one run.
+ * The columns of a two-column page (several lines filling each half, whatever their
+ * baselines); undefined for a page of one column.
  */
-export function readingOrder(items: PdfItem[], pageWidth: number): PdfItem[][] {
-  if (items.length === 0) return [];
+function twoColumns(items: PdfItem[], pageWidth: number): Columns | undefined {
   const middle = pageWidth / 2;
   const leftEdge = Math.min(...items.map((item) => item.x));
   const rightEdge = Math.max(...items.map((item) => item.x + item.width));
   const left = items.filter((item) => item.x + item.width <= middle + 4);
   const right = items.filter((item) => item.x >= middle - 4);
-  if (left.length === 0 || right.length === 0) return [items];
+  if (left.length === 0 || right.length === 0) return undefined;
   const rightStart = Math.min(...right.map((item) => item.x));
   // Both halves must hold lines of text filling most of their column; a table row, with
   // short cells on both sides, does not make a page two-column.
@@ -84,9 +88,19 @@ export function readingOrder(items: PdfItem[], pageWidth: number): PdfItem[][] {
   ).length;
   // Two lines a side are enough where nothing crosses the gutter (the last lines of a
   // balanced two-column block, alone on a page).
-  if (columnLines < (across === 0 ? 2 : 3) || across >= columnLines) return [items];
+  if (columnLines < (across === 0 ? 2 : 3) || across >= columnLines) return undefined;
+  return { middle, leftEdge, rightEdge, rightStart };
+}
+
+/**
+ * The full-width lines of a two-column page: with an item across the middle (title,
+ * notice, wide table), or centred as a whole with parts on both sides, neither at its
+ * column's edge (an author line).
+ */
+function fullWidthLines(items: PdfItem[], columns: Columns): PdfItem[][] {
+  const { middle, leftEdge, rightEdge, rightStart } = columns;
   const margin = 0.1 * (middle - leftEdge);
-  const spanning = groupBaselines(items).filter((group) => {
+  return groupBaselines(items).filter((group) => {
     if (group.some((item) => crosses(item, middle))) return true;
     const onLeft = group.filter((item) => item.x + item.width / 2 < middle);
     const onRight = group.filter((item) => item.x + item.width / 2 >= middle);
@@ -101,6 +115,19 @@ export function readingOrder(items: PdfItem[], pageWidth: number): PdfItem[][] {
       rightEnd < rightEdge - margin;
     return leftStart > leftEdge + margin && (rightFirst > rightStart + margin || centred);
   });
+}
+
+/**
+ * Items in reading order, as runs of one column (or of the full width). On a two-column
+ * page each block of columns between full-width lines is read left column first, then
+ * right, and each full-width block where it stands: above, between or under the column
+ * blocks. A single-column page comes back as one run.
+ */
+export function readingOrder(items: PdfItem[], pageWidth: number): PdfItem[][] {
+  if (items.length === 0) return [];
+  const columns = twoColumns(items, pageWidth);
+  if (columns === undefined) return [items];
+  const { middle } = columns;
   const ordered: PdfItem[][] = [];
   const placed = new Set<PdfItem>();
   const place = (run: PdfItem[]): void => {
@@ -114,20 +141,18 @@ export function readingOrder(items: PdfItem[], pageWidth: number): PdfItem[][] {
     const band = items.filter((item) => !placed.has(item) && item.y >= bottom);
     const inLeft = band.filter((item) => item.x + item.width / 2 < middle);
     const inRight = band.filter((item) => item.x + item.width / 2 >= middle);
-    const tail = beforeBlock
-      ? [...blockStart(inLeft, inRight), ...blockStart(inRight, inLeft)]
-      : [];
-    for (const run of [inLeft, inRight].map((side) =>
-      side.filter((item) => !tail.includes(item)),
-    )) {
+    const tail = new Set(
+      beforeBlock ? [...blockStart(inLeft, inRight), ...blockStart(inRight, inLeft)] : [],
+    );
+    for (const run of [inLeft, inRight].map((side) => side.filter((item) => !tail.has(item)))) {
       if (run.length === 0) continue;
       ordered.push(run);
       place(run);
       wide = undefined;
     }
-    return tail;
+    return [...tail];
   };
-  for (const group of spanning) {
+  for (const group of fullWidthLines(items, columns)) {
     const size = Math.max(...group.map((item) => item.size));
     const top = Math.max(...group.map((item) => item.y));
     const bottom = Math.min(...group.map((item) => item.y));

@@ -1,5 +1,5 @@
 import { Dehyphenator } from './dehyphenate.js';
-import { DocumentBuilder, type BlockAnchor } from './document-builder.js';
+import { DocumentBuilder } from './document-builder.js';
 import type { PaperDocument, PaperTable } from './document.js';
 import { looksMathematical } from './math-line.js';
 import { splitAuthors } from './normalize.js';
@@ -8,6 +8,7 @@ import { readPdfLines } from './pdf-lines.js';
 import type { Footnote } from './pdf-footnotes.js';
 import { collectFootnotes, footnoteMark } from './pdf-footnotes.js';
 import { furniture } from './pdf-furniture.js';
+import { TablePlacement } from './pdf-table-placement.js';
 
 const numberedHeading = /^(\d+(?:\.\d+){0,2})\.?\s+([A-Z][^]{0,80})$/;
 const tableCaption = /^Table\s+(\d+)\s*[.:]\s*(.*)$/i;
@@ -236,42 +237,14 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   // The caption of a full-width figure that interrupted `suspended` at the top of a page.
   let interruptingCaption: (Open & { kind: 'paragraph' }) | undefined;
   const deferred: (() => void)[] = [];
-  // A float stands in the LaTeX source after the paragraph that first mentions it; the
-  // page may print it earlier. A table whose mention comes later waits for that paragraph.
-  const mentioned = new Set<string>();
-  const waitingTables = new Map<string, PaperTable>();
-  const mentions = (text: string): string[] =>
-    [...text.matchAll(/\bTable\s+(\d+)/g)].map((match) => match[1] ?? '');
-  const mentionedAfter = new Map<string, number>();
-  rest.forEach((line, index) => {
-    if (tableCaption.test(line.text)) return;
-    for (const number of mentions(line.text)) mentionedAfter.set(number, index);
-  });
-  let position = 0;
-  // Where the paragraph that first mentions each table ends, and on which page. A table
-  // that LaTeX floated to the top or bottom of that page or the next goes back there.
-  const mentionedAt = new Map<string, { anchor: BlockAnchor; page: number }>();
-  const placeTable = (table: PaperTable, number: string | undefined, page: number): void => {
-    const later = number !== undefined && (mentionedAfter.get(number) ?? -1) >= position;
-    const mention = number === undefined ? undefined : mentionedAt.get(number);
-    if (number !== undefined && later && !mentioned.has(number)) waitingTables.set(number, table);
-    else if (mention !== undefined && page - mention.page <= 1) {
-      builder.tableAt(mention.anchor, table);
-    } else builder.table(table);
-  };
+  const tables = new TablePlacement(builder, rest);
+  const placeTable = (table: PaperTable, number: string | undefined, page: number): void =>
+    tables.place(table, number, page);
   const emitParagraph = (paragraph: Open & { kind: 'paragraph' }): void => {
     const text = withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
     builder.paragraph(text);
     for (const action of deferred.splice(0)) action();
-    for (const number of mentions(text)) {
-      const anchor = mentioned.has(number) ? undefined : builder.anchor();
-      if (anchor !== undefined) mentionedAt.set(number, { anchor, page: paragraph.last.page });
-      mentioned.add(number);
-      const table = waitingTables.get(number);
-      if (table === undefined) continue;
-      waitingTables.delete(number);
-      builder.table(table);
-    }
+    tables.paragraphPlaced(text, paragraph.last.page);
   };
   const close = (): void => {
     interruptingCaption = undefined;
@@ -303,7 +276,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   };
 
   for (const [index, line] of rest.entries()) {
-    position = index;
+    tables.position = index;
     if (line.footnote) {
       const note = notes.find((candidate) => candidate.lines.includes(line));
       if (note !== undefined && !waiting.includes(note)) waiting.push(note);
@@ -481,7 +454,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   }
   close();
   flushFootnotes();
-  for (const table of waitingTables.values()) builder.table(table);
+  tables.finish();
   return builder.build({ format: 'pdf', path });
 }
 

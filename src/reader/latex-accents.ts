@@ -46,12 +46,13 @@ function accented(letter: string, mark: string): string {
   return `${base}${mark}`.normalize('NFC');
 }
 
-// `\~{n}`, `\~n`, `\c{c}`, `\c c`, `\'{\i}`, `\"\i`: a symbol accent takes the next letter
-// (braced or not); a letter accent (`\c`, `\H`) needs braces or a space before its letter.
+// `\~{n}`, `\~n`, `\c{c}`, `\c c`, `\'{\i}`, `\"\i`: a symbol accent takes the letter right
+// after it or in braces (`\= x` in a tabbing is a tab stop, not a macron); a letter accent
+// (`\c`, `\H`) needs braces or a space before its letter.
 const letterCommand = /\\(ss|ae|AE|oe|OE|aa|AA|[oOlLij])(?![a-zA-Z])\s*(?:\{\})?/g;
 const dotless = '\\\\[ij](?![a-zA-Z])';
 const symbolAccent = new RegExp(
-  `\\\\([\`'^~=".])\\s*(?:\\{\\s*([^{}\\s]|${dotless})\\s*\\}|([a-zA-Z]|${dotless}))`,
+  `\\\\([\`'^~=".])(?:\\s*\\{\\s*([^{}\\s]|${dotless})\\s*\\}|([a-zA-Z]|${dotless}))`,
   'g',
 );
 const letterAccent = new RegExp(

@@ -36,6 +36,8 @@ describe('LaTeX accent commands in text', () => {
     expect(replaceTextAccents('\\url{x} \\cite{a} \\label{b} \\vspace{1em} \\date{}')).toBe(
       '\\url{x} \\cite{a} \\label{b} \\vspace{1em} \\date{}',
     );
+    // In a tabbing environment \= and \> set tab stops.
+    expect(replaceTextAccents('x \\= y \\> z')).toBe('x \\= y \\> z');
     expect(cleanLatexInline('Se\\~{n}or~Mu\\~noz and $\\tilde{x} + \\hat{y}$')).toBe(
       'Señor Muñoz and $\\tilde{x} + \\hat{y}$',
     );

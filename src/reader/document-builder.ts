@@ -91,13 +91,26 @@ export class DocumentBuilder {
     if (open === undefined) return this.table(found);
     const table = tableOf(found);
     open.section.tables.splice(anchor.tables, 0, table);
-    open.parts.splice(anchor.part, 0, renderTable(table));
-    // Places at or after this one move down by the table (this one too: a second table
-    // put here goes after the first).
+    this.insert(anchor, renderTable(table), 1);
+  }
+
+  /** A paragraph put in at an anchor (a figure's caption read after its place). */
+  paragraphAt(anchor: BlockAnchor, text: string): void {
+    const trimmed = text.trim();
+    if (this.sections[anchor.section] === undefined) return this.paragraph(trimmed);
+    if (trimmed.length > 0) this.insert(anchor, trimmed, 0);
+  }
+
+  /**
+   * Puts a rendered block in at an anchor. Places at or after it move down by the block
+   * (this one too: a second block put here goes after the first).
+   */
+  private insert(anchor: BlockAnchor, part: string, tables: number): void {
+    this.sections[anchor.section]?.parts.splice(anchor.part, 0, part);
     for (const other of this.anchors) {
       if (other.section !== anchor.section || other.part < anchor.part) continue;
       other.part += 1;
-      other.tables += 1;
+      other.tables += tables;
     }
   }
 

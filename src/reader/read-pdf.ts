@@ -8,7 +8,7 @@ import { readPdfLines } from './pdf-lines.js';
 import type { Footnote } from './pdf-footnotes.js';
 import { collectFootnotes, footnoteMark } from './pdf-footnotes.js';
 import { furniture } from './pdf-furniture.js';
-import { TablePlacement } from './pdf-table-placement.js';
+import { captionKey, FloatPlacement } from './pdf-float-placement.js';
 
 const numberedHeading = /^(\d+(?:\.\d+){0,2})\.?\s+([A-Z][^]{0,80})$/;
 const tableCaption = /^Table\s+(\d+)\s*[.:]\s*(.*)$/i;
@@ -237,14 +237,22 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   // The caption of a full-width figure that interrupted `suspended` at the top of a page.
   let interruptingCaption: (Open & { kind: 'paragraph' }) | undefined;
   const deferred: (() => void)[] = [];
-  const tables = new TablePlacement(builder, rest);
+  const floats = new FloatPlacement(builder, rest);
   const placeTable = (table: PaperTable, number: string | undefined, page: number): void =>
-    tables.place(table, number, page);
+    floats.place(number === undefined ? undefined : `table ${number}`, page, (at) =>
+      at === undefined ? builder.table(table) : builder.tableAt(at, table),
+    );
   const emitParagraph = (paragraph: Open & { kind: 'paragraph' }): void => {
     const text = withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
-    builder.paragraph(text);
+    // A figure's caption is placed like a table.
+    const figure = captionKey(text);
+    if (figure?.startsWith('figure') === true) {
+      floats.place(figure, paragraph.last.page, (at) =>
+        at === undefined ? builder.paragraph(text) : builder.paragraphAt(at, text),
+      );
+    } else builder.paragraph(text);
     for (const action of deferred.splice(0)) action();
-    tables.paragraphPlaced(text, paragraph.last.page);
+    if (figure === undefined) floats.paragraphPlaced(text, paragraph.last.page);
   };
   const close = (): void => {
     interruptingCaption = undefined;
@@ -276,7 +284,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   };
 
   for (const [index, line] of rest.entries()) {
-    tables.position = index;
+    floats.position = index;
     if (line.footnote) {
       const note = notes.find((candidate) => candidate.lines.includes(line));
       if (note !== undefined && !waiting.includes(note)) waiting.push(note);
@@ -454,7 +462,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   }
   close();
   flushFootnotes();
-  tables.finish();
+  floats.finish();
   return builder.build({ format: 'pdf', path });
 }
 

@@ -8,7 +8,7 @@ const parts = (builder: DocumentBuilder) =>
     tables: section.tables.map((table) => table.caption),
   }));
 
-describe('DocumentBuilder.tableAt: a float put back after the paragraph it follows', () => {
+describe('DocumentBuilder.tableAt and paragraphAt: a float put back after the paragraph it follows', () => {
   it('puts tables at their anchors, in order, keeping later anchors right', () => {
     const builder = new DocumentBuilder();
     builder.heading('1 Results', 1);
@@ -35,6 +35,26 @@ describe('DocumentBuilder.tableAt: a float put back after the paragraph it follo
       'More text.',
     ]);
     expect(discussion?.text).toBe('Discussion.');
+  });
+
+  it('puts a figure caption at an anchor before a table put there later', () => {
+    const builder = new DocumentBuilder();
+    builder.heading('1 Results', 1);
+    builder.paragraph('Figure 1 and Table 1 show it.');
+    const anchor = builder.anchor();
+    builder.paragraph('Later text.');
+    if (anchor === undefined) throw new Error('no anchor');
+    builder.paragraphAt(anchor, 'Figure 1: A plot.');
+    builder.tableAt(anchor, { caption: 'One', rows: [['a']] });
+    const [results] = parts(builder);
+    const blocks = results?.text.split('\n\n').filter((part) => !part.startsWith('|'));
+    expect(blocks).toEqual([
+      'Figure 1 and Table 1 show it.',
+      'Figure 1: A plot.',
+      'Table: One',
+      'Later text.',
+    ]);
+    expect(results?.tables).toEqual(['One']);
   });
 
   it('has no anchor before the first heading', () => {

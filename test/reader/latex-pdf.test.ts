@@ -117,6 +117,19 @@ describe('full-width blocks between column blocks, typeset by pdflatex', () => {
     expect(results?.tables.map((table) => table.rows.length)).toEqual([4]);
   });
 
+  it('puts a figure* read above the section that mentions it after the mentioning paragraph', async () => {
+    const document = await readPaper(fixture('wide-abstract'));
+    expect(document.abstract).toMatch(
+      /^Noisy labels hurt small image classifiers[^\n]*on one page\.$/,
+    );
+    const results = document.sections.find((section) => section.heading === 'Results');
+    expect(results?.text).toMatch(
+      /^Figure 1 shows the test accuracy[^\n]*gives the numbers in full\.\n\nFigure 1: Test accuracy[^\n]*\n\nTable: Final test accuracy/,
+    );
+    const setup = document.sections.find((section) => section.heading === 'Setup');
+    expect(setup?.text).not.toContain('Figure 1');
+  });
+
   it('reads balanced columns, then the full-width block under them, then columns again', async () => {
     const document = await readPaper(fixture('multicol-full-width'));
     expect(headings(document)).toEqual([

@@ -5,7 +5,8 @@
 // With --check it writes nothing and fails when a committed PDF differs from the build.
 // The tests never run TeX: they read the committed PDFs. Without pdflatex this script says
 // so and exits 0 (nothing to check); install TeX Live (texlive-latex-extra,
-// texlive-science) to rebuild.
+// texlive-science) to rebuild. A paper set in bitmap fonts (accents-t1: T1 with cm-super's
+// outlines unmapped) has METAFONT draw them on the first build, which takes a while once.
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

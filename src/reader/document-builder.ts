@@ -20,6 +20,13 @@ interface OpenSection {
   parts: string[];
 }
 
+/** A place between two blocks of a section, kept right as blocks go in before it. */
+export interface BlockAnchor {
+  section: number;
+  part: number;
+  tables: number;
+}
+
 /**
  * Collects a paper's blocks in reading order, whichever reader found them, and builds the
  * document: numbering stripped from headings, the abstract taken from its section, the
@@ -31,6 +38,7 @@ export class DocumentBuilder {
   abstract = '';
   private readonly preamble: string[] = [];
   private readonly sections: OpenSection[] = [];
+  private readonly anchors: BlockAnchor[] = [];
 
   heading(text: string, level: number): void {
     const heading = stripHeadingNumber(text);
@@ -59,12 +67,51 @@ export class DocumentBuilder {
 
   table(found: PaperTable): void {
     const open = this.current();
-    const caption = normalizeCaption(found.caption);
-    const table: PaperTable =
-      caption === undefined ? { rows: found.rows } : { caption, rows: found.rows };
-    if (found.raw !== undefined) table.raw = found.raw;
+    const table = tableOf(found);
     open.section.tables.push(table);
     open.parts.push(renderTable(table));
+  }
+
+  /** The place after the last block (none before the first heading). */
+  anchor(): BlockAnchor | undefined {
+    const open = this.sections.at(-1);
+    if (open === undefined) return undefined;
+    const anchor = {
+      section: this.sections.length - 1,
+      part: open.parts.length,
+      tables: open.section.tables.length,
+    };
+    this.anchors.push(anchor);
+    return anchor;
+  }
+
+  /** A table put in at an anchor: a float read after the paragraph that it follows. */
+  tableAt(anchor: BlockAnchor, found: PaperTable): void {
+    const open = this.sections[anchor.section];
+    if (open === undefined) return this.table(found);
+    const table = tableOf(found);
+    open.section.tables.splice(anchor.tables, 0, table);
+    this.insert(anchor, renderTable(table), 1);
+  }
+
+  /** A paragraph put in at an anchor (a figure's caption read after its place). */
+  paragraphAt(anchor: BlockAnchor, text: string): void {
+    const trimmed = text.trim();
+    if (this.sections[anchor.section] === undefined) return this.paragraph(trimmed);
+    if (trimmed.length > 0) this.insert(anchor, trimmed, 0);
+  }
+
+  /**
+   * Puts a rendered block in at an anchor. Places at or after it move down by the block
+   * (this one too: a second block put here goes after the first).
+   */
+  private insert(anchor: BlockAnchor, part: string, tables: number): void {
+    this.sections[anchor.section]?.parts.splice(anchor.part, 0, part);
+    for (const other of this.anchors) {
+      if (other.section !== anchor.section || other.part < anchor.part) continue;
+      other.part += 1;
+      other.tables += tables;
+    }
   }
 
   algorithm(found: PaperAlgorithm): void {
@@ -114,4 +161,13 @@ export class DocumentBuilder {
     this.sections.push(created);
     return created;
   }
+}
+
+/** A table as documents hold it: caption without its final period, raw text if any. */
+function tableOf(found: PaperTable): PaperTable {
+  const caption = normalizeCaption(found.caption);
+  const table: PaperTable =
+    caption === undefined ? { rows: found.rows } : { caption, rows: found.rows };
+  if (found.raw !== undefined) table.raw = found.raw;
+  return table;
 }

@@ -1,3 +1,4 @@
+import { replaceTextAccents } from './latex-accents.js';
 import { readGroup } from './latex-groups.js';
 
 /** Commands whose argument is the text to keep (`\emph{x}` → `x`). */
@@ -94,8 +95,7 @@ function replaceCommands(text: string): string {
 }
 
 function cleanText(text: string): string {
-  const escaped = text
-    .replace(/\\\\(\[[^\]]*\])?/g, '\n')
+  const escaped = replaceTextAccents(text.replace(/\\\\(\[[^\]]*\])?/g, '\n'))
     .replace(/\\([%&_#${}])/g, (_whole, character: string) => `\uE000${character}`)
     .replace(/\\(ldots|dots)\b\s*/g, '...')
     .replace(/\\(LaTeX|TeX)\b/g, '$1')

@@ -66,6 +66,14 @@ function relationPosition(items: { text: string; x: number; width: number }[]): 
   return undefined;
 }
 
+/**
+ * A combining mark drawn as an item of its own (Chromium's U+0303 after its letter) goes on
+ * the letter before it, composed where Unicode has the letter.
+ */
+function attachMarks(text: string): string {
+  return text.replace(/\s+(?=\p{M})/gu, '').normalize('NFC');
+}
+
 function errorName(error: unknown): string {
   return typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
 }
@@ -161,7 +169,7 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
     for (const group of linesOf(run)) {
       const links = findScripts(group);
       const rendered = renderCells(group, links);
-      const cells = rendered.map((cell) => cell.text);
+      const cells = rendered.map((cell) => attachMarks(cell.text));
       const text = cells.join(' ').replace(/\s+/g, ' ').trim();
       if (text.length === 0) continue;
       const baseItems = group.filter((item) => !links.has(item));
@@ -193,7 +201,7 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
         text,
         cells,
         cellStarts: rendered.map((cell) => cell.x),
-        tableCells: renderCells(group, links, 0.7).map((cell) => cell.text),
+        tableCells: renderCells(group, links, 0.7).map((cell) => attachMarks(cell.text)),
         monospace: baseItems.every((item) => item.monospace || item.text.trim().length === 0),
         bold: baseItems.every((item) => item.bold || item.text.trim().length === 0),
         mathShare: total === 0 ? 0 : math / total,
@@ -213,9 +221,16 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
     for (const line of runLines)
       edges.set(Math.round(line.right), (edges.get(Math.round(line.right)) ?? 0) + 1);
     const common = [...edges.entries()].sort((first, second) => second[1] - first[1])[0];
-    if (common !== undefined && common[1] >= 3) {
-      for (const line of runLines) line.columnRight = common[0];
-    }
+    // With fewer lines, where the lines that start at its left edge end (a page number
+    // centred under a short column is not its edge).
+    const leftStarting = runLines.filter((line) => line.x < left + 0.3 * (right - left));
+    const edge =
+      common !== undefined && common[1] >= 3
+        ? common[0]
+        : leftStarting.length > 0
+          ? Math.max(...leftStarting.map((line) => line.right))
+          : undefined;
+    if (edge !== undefined) for (const line of runLines) line.columnRight = edge;
   }
   return lines;
 }

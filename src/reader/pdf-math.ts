@@ -1,22 +1,7 @@
 import type { PdfItem, PdfRule } from './pdf-columns.js';
 import { bigOperators } from './pdf-fonts.js';
-import { isAccent } from './pdf-page-content.js';
+import { placeAccents } from './pdf-accents.js';
 import { renderItems } from './pdf-scripts.js';
-
-const accentCommands: Record<string, string> = {
-  '˜': 'tilde',
-  ˆ: 'hat',
-  '¯': 'bar',
-  '˙': 'dot',
-  '¨': 'ddot',
-  '´': 'acute',
-  '`': 'grave',
-  ˇ: 'check',
-  '˘': 'breve',
-  '˚': 'mathring',
-  '→': 'vec',
-  '⃗': 'vec',
-};
 
 function end(item: PdfItem): number {
   return item.x + item.width;
@@ -46,46 +31,6 @@ function inline(items: PdfItem[]): string {
 /** The main baseline of items: that of the largest. */
 function mainBaseline(items: PdfItem[]): PdfItem | undefined {
   return [...items].sort((first, second) => second.size - first.size || first.y - second.y)[0];
-}
-
-/**
- * Accents drawn as separate glyphs above a letter (`\tilde{x}` is "˜" over "x"): the
- * letter under the accent gets the accent command.
- */
-function placeAccents(items: PdfItem[]): PdfItem[] {
-  const removed = new Set<PdfItem>();
-  const replaced = new Map<PdfItem, PdfItem>();
-  for (const accent of items) {
-    const command = accentCommands[accent.text];
-    if (!isAccent(accent.text) || command === undefined) continue;
-    const middle = center(accent);
-    const base = items
-      .filter(
-        (item) =>
-          item !== accent &&
-          !isAccent(item.text) &&
-          item.x - 0.5 <= middle &&
-          end(item) + 0.5 >= middle &&
-          accent.y - item.y >= -0.1 * item.size &&
-          accent.y - item.y < 1.2 * item.size,
-      )
-      .sort((first, second) => second.y - first.y)[0];
-    removed.add(accent);
-    if (base === undefined) continue;
-    const current = replaced.get(base) ?? base;
-    const characters = [...current.text];
-    // The accented character: where the accent's centre falls along the base's text.
-    const share = (middle - base.x) / Math.max(base.width, 0.1);
-    const index = Math.min(
-      characters.length - 1,
-      Math.max(0, Math.floor(share * characters.length)),
-    );
-    const character = characters[index] ?? '';
-    if (/\s/.test(character) || current.text.includes(`\\${command}`)) continue;
-    characters[index] = `\\${command}{${character}}`;
-    replaced.set(base, { ...current, text: characters.join(''), math: true });
-  }
-  return items.filter((item) => !removed.has(item)).map((item) => replaced.get(item) ?? item);
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   isMonospaceFont,
 } from './pdf-fonts.js';
 import { clippedRuns, type ClippedRun } from './pdf-clipped-text.js';
+import { composeInlineAccents, isAccent } from './pdf-accents.js';
+import { texBitmapDecoder } from './pdf-tex-encodings.js';
 import type { PdfItem, PdfRule } from './pdf-columns.js';
 
 /** One page's positioned text and its horizontal rules. */
@@ -143,10 +145,17 @@ export async function readPageContent(
     fontNames.set(id, name);
     return name;
   };
+  const decoders = bitmapFontDecoders(
+    page,
+    content.items.flatMap((item) => (isTextItem(item) ? [item] : [])),
+  );
   const items: PdfItem[] = [];
-  for (const raw of content.items) {
+  for (const found of content.items) {
+    if (!isTextItem(found)) continue;
+    const decode = decoders.get(found.fontName);
+    const raw = decode === undefined ? found : { ...found, str: decode(found.str) };
     // Whitespace items only fill gaps; the gaps themselves separate words and cells.
-    if (!isTextItem(raw) || raw.str.trim().length === 0) continue;
+    if (raw.str.trim().length === 0) continue;
     const [a = 0, b = 0, c = 0, d = 0, x = 0, y = 0] = raw.transform.map(Number);
     // Rotated text (arXiv's side stamp, axis labels) is not part of the reading flow.
     if (Math.abs(b) > 0.01 * Math.abs(a) || Math.abs(c) > 0.01 * Math.abs(d)) continue;
@@ -161,7 +170,7 @@ export async function readPageContent(
         ? extensionText(raw.str)
         : isMathItalicFont(font)
           ? separateSymbols(normalizeText(raw.str))
-          : normalizeText(raw.str),
+          : normalizeText(raw.str, monospace),
       x,
       y,
       width: raw.width,
@@ -175,10 +184,10 @@ export async function readPageContent(
     // An accent that pdf.js ran into the text before it ("so ˜" over the next letter)
     // becomes an item of its own, at the end, so that it can be placed over its letter.
     const trailing = [...raw.str.trimEnd()].at(-1) ?? '';
-    if (!extension && raw.str.trim().length > 1 && spacingAccents.has(trailing)) {
+    if (!extension && !monospace && raw.str.trim().length > 1 && isAccent(trailing)) {
       const accentWidth = Math.min(0.5 * size, raw.width);
       const head = raw.str.trimEnd().slice(0, -trailing.length);
-      items.push({ ...item, text: normalizeText(head), width: raw.width - accentWidth });
+      items.push({ ...item, text: normalizeText(head, monospace), width: raw.width - accentWidth });
       items.push({ ...item, text: trailing, x: x + raw.width - accentWidth, width: accentWidth });
       continue;
     }
@@ -192,6 +201,31 @@ export async function readPageContent(
     items,
     rules: horizontalRules(operators, codes),
   };
+}
+
+/** The decoders of the page's TeX bitmap fonts whose glyphs pdf.js read as bare codes. */
+function bitmapFontDecoders(
+  page: PDFPageProxy,
+  items: PdfjsTextItem[],
+): Map<string, (text: string) => string> {
+  const texts = new Map<string, string[]>();
+  for (const item of items) {
+    let font: unknown;
+    try {
+      font = page.commonObjs.get(item.fontName);
+    } catch {
+      continue;
+    }
+    const type3 =
+      typeof font === 'object' && font !== null && 'isType3Font' in font && font.isType3Font;
+    if (type3 === true) texts.set(item.fontName, [...(texts.get(item.fontName) ?? []), item.str]);
+  }
+  const decoders = new Map<string, (text: string) => string>();
+  for (const [font, strings] of texts) {
+    const decoder = texBitmapDecoder(strings);
+    if (decoder !== undefined) decoders.set(font, decoder);
+  }
+  return decoders;
 }
 
 /**
@@ -227,13 +261,14 @@ function restoreClipped(items: PdfItem[], runs: ClippedRun[]): void {
   }
 }
 
-const spacingAccents = new Set(['˜', 'ˆ', '¯', '˙', '¨', '´', '`', 'ˇ', '˘', '˚']);
-
-/** NFKC, except for a lone spacing accent, which NFKC would turn into a space and a mark. */
-function normalizeText(text: string): string {
-  return spacingAccents.has(text.trim()) ? text.trim() : text.normalize('NFKC');
-}
-
-export function isAccent(text: string): boolean {
-  return spacingAccents.has(text);
+/**
+ * NFKC with accents put on their letters, except for a lone spacing accent, which NFKC
+ * would turn into a space and a mark. Control characters (a font's unmapped codes, a NUL
+ * for a mark it could not name) are dropped: they are never text.
+ */
+function normalizeText(text: string, monospace = false): string {
+  const visible = text.replace(/\p{Cc}/gu, '');
+  if (isAccent(visible.trim())) return visible.trim();
+  // In code a backquote or a caret before a letter is itself.
+  return (monospace ? visible : composeInlineAccents(visible)).normalize('NFKC');
 }

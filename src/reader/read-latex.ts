@@ -175,6 +175,13 @@ class LatexParser {
       });
       this.counters.label(body, this.counters.current);
       if (lines.length > 0) this.builder.paragraph(lines.join('\n'));
+    } else if (name === 'multicols') {
+      // `\begin{multicols}{2}[text set full width above the columns]`: the count is layout.
+      const count = /^\s*\{\d+\}/.exec(body);
+      const rest = body.slice(count?.[0].length ?? 0);
+      const preface = readGroup(rest, rest.search(/\S|$/), '[', ']');
+      if (preface !== undefined) this.parse(preface.content);
+      this.parse(preface === undefined ? rest : rest.slice(preface.end));
     } else if (!dropped.has(name)) {
       this.parse(body);
     }

@@ -8,9 +8,11 @@ import { readPdfLines } from './pdf-lines.js';
 import type { Footnote } from './pdf-footnotes.js';
 import { collectFootnotes, footnoteMark } from './pdf-footnotes.js';
 import { furniture } from './pdf-furniture.js';
+import { captionKey, FloatPlacement } from './pdf-float-placement.js';
 
 const numberedHeading = /^(\d+(?:\.\d+){0,2})\.?\s+([A-Z][^]{0,80})$/;
 const tableCaption = /^Table\s+(\d+)\s*[.:]\s*(.*)$/i;
+const figureCaption = /^(Figure|Fig\.)\s+\d+\s*[.:]/;
 const algorithmCaption = /^Algorithm\s+\d+\s*[.:]?\s*(.*)$/i;
 const equationNumber = /^\(\d+[a-z]?\)$/;
 const stepNumber = /^\d+:\s*/;
@@ -144,7 +146,7 @@ type Open =
   | { kind: 'none' }
   | { kind: 'paragraph'; lines: string[]; last: Line }
   | { kind: 'equation'; parts: string[]; last: Line }
-  | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string }
+  | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string; page: number }
   | {
       kind: 'algorithm';
       caption?: string;
@@ -232,44 +234,35 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   // A paragraph interrupted by a float at the top of the next column: the float is built
   // after the paragraph, as the LaTeX source has it.
   let suspended: (Open & { kind: 'paragraph' }) | undefined;
+  // The caption of a full-width figure that interrupted `suspended` at the top of a page.
+  let interruptingCaption: (Open & { kind: 'paragraph' }) | undefined;
   const deferred: (() => void)[] = [];
-  // A float stands in the LaTeX source after the paragraph that first mentions it; the
-  // page may print it earlier. A table whose mention comes later waits for that paragraph.
-  const mentioned = new Set<string>();
-  const waitingTables = new Map<string, PaperTable>();
-  const mentions = (text: string): string[] =>
-    [...text.matchAll(/\bTable\s+(\d+)/g)].map((match) => match[1] ?? '');
-  const mentionedAfter = new Map<string, number>();
-  rest.forEach((line, index) => {
-    if (tableCaption.test(line.text)) return;
-    for (const number of mentions(line.text)) mentionedAfter.set(number, index);
-  });
-  let position = 0;
-  const placeTable = (table: PaperTable, number: string | undefined): void => {
-    const later = number !== undefined && (mentionedAfter.get(number) ?? -1) >= position;
-    if (number !== undefined && later && !mentioned.has(number)) waitingTables.set(number, table);
-    else builder.table(table);
-  };
+  const floats = new FloatPlacement(builder, rest);
+  const placeTable = (table: PaperTable, number: string | undefined, page: number): void =>
+    floats.place(number === undefined ? undefined : `table ${number}`, page, (at) =>
+      at === undefined ? builder.table(table) : builder.tableAt(at, table),
+    );
   const emitParagraph = (paragraph: Open & { kind: 'paragraph' }): void => {
     const text = withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
-    builder.paragraph(text);
+    // A figure's caption is placed like a table.
+    const figure = captionKey(text);
+    if (figure?.startsWith('figure') === true) {
+      floats.place(figure, paragraph.last.page, (at) =>
+        at === undefined ? builder.paragraph(text) : builder.paragraphAt(at, text),
+      );
+    } else builder.paragraph(text);
     for (const action of deferred.splice(0)) action();
-    for (const number of mentions(text)) {
-      mentioned.add(number);
-      const table = waitingTables.get(number);
-      if (table === undefined) continue;
-      waitingTables.delete(number);
-      builder.table(table);
-    }
+    if (figure === undefined) floats.paragraphPlaced(text, paragraph.last.page);
   };
   const close = (): void => {
+    interruptingCaption = undefined;
     if (suspended !== undefined) {
       emitParagraph(suspended);
       suspended = undefined;
     }
     if (open.kind === 'paragraph') emitParagraph(open);
     if (open.kind === 'equation') builder.equation(open.parts.join(' '));
-    if (open.kind === 'table') placeTable(open.table, open.number);
+    if (open.kind === 'table') placeTable(open.table, open.number, open.page);
     if (open.kind === 'algorithm') {
       // Steps indent from the statements' left edge; "Require:" lines stand at the margin.
       const statements = open.steps.filter(
@@ -291,11 +284,26 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   };
 
   for (const [index, line] of rest.entries()) {
-    position = index;
+    floats.position = index;
     if (line.footnote) {
       const note = notes.find((candidate) => candidate.lines.includes(line));
       if (note !== undefined && !waiting.includes(note)) waiting.push(note);
       continue;
+    }
+    // The column text under a figure that interrupted a paragraph goes on with that
+    // paragraph; the caption follows it, as the source has the figure after its paragraph.
+    const resumes =
+      suspended !== undefined &&
+      interruptingCaption !== undefined &&
+      open === interruptingCaption &&
+      continues(line) &&
+      line.gapBefore > 1.5 * line.size;
+    if (resumes && suspended !== undefined && interruptingCaption !== undefined) {
+      const caption = interruptingCaption;
+      deferred.push(() => emitParagraph(caption));
+      open = suspended;
+      suspended = undefined;
+      interruptingCaption = undefined;
     }
     const previousLine = open.kind === 'paragraph' ? open.last : undefined;
     // A paragraph runs on into the next column or page when its line filled the column.
@@ -311,7 +319,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       line.x > previousLine.x + 0.6 * line.size &&
       line.x < previousLine.x + 3 * line.size &&
       /[.!?:]["')\]]?$/.test(previousLine.text);
-    let newBlock = (line.gapBefore > 1.5 * line.size && !runsOn) || indented;
+    let newBlock = !resumes && ((line.gapBefore > 1.5 * line.size && !runsOn) || indented);
     const heading = headings.detect(line);
     if (heading) {
       close();
@@ -321,6 +329,17 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
         appendix && sawNumberedSection ? `Appendix ${appendix[1]}: ${appendix[2]}` : heading.text;
       if (/^\d/.test(heading.text)) sawNumberedSection = true;
       builder.heading(text, heading.level);
+      continue;
+    }
+    if (
+      figureCaption.test(line.text) &&
+      open.kind === 'paragraph' &&
+      suspended === undefined &&
+      runsOnLater(open.last, line)
+    ) {
+      suspended = open;
+      interruptingCaption = { kind: 'paragraph', lines: [line.text], last: line };
+      open = interruptingCaption;
       continue;
     }
     const table = tableCaption.exec(line.text);
@@ -339,6 +358,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
         table: { caption: table[2], rows: [] },
         captionOpen: true,
         number: table[1],
+        page: line.page,
       };
       continue;
     }
@@ -357,9 +377,8 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       }
       if (open.table.rows.length === 0 && !newBlock && open.captionOpen) continue;
       if (suspended !== undefined && continues(line)) {
-        const found = open.table;
-        const number = open.number;
-        deferred.push(() => placeTable(found, number));
+        const { table: found, number, page } = open;
+        deferred.push(() => placeTable(found, number, page));
         open = suspended;
         suspended = undefined;
         newBlock = false;
@@ -403,7 +422,12 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
     const rows = open.kind === 'none' || newBlock ? alignedRows(rest, index) : 0;
     if (rows >= 3 || (rows >= 2 && line.ruleAbove)) {
       close();
-      open = { kind: 'table', table: { rows: [line.tableCells] }, captionOpen: false };
+      open = {
+        kind: 'table',
+        table: { rows: [line.tableCells] },
+        captionOpen: false,
+        page: line.page,
+      };
       continue;
     }
     // Display equations are set off by space (or numbered, or set in a monospace font); a
@@ -438,7 +462,7 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
   }
   close();
   flushFootnotes();
-  for (const table of waitingTables.values()) builder.table(table);
+  floats.finish();
   return builder.build({ format: 'pdf', path });
 }
 

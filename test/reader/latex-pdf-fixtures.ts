@@ -10,6 +10,11 @@ export const latexPdfFixtures = [
   { name: 'warmup-attention', tex: 'test/fixtures/papers/warmup-attention/paper.tex' },
   { name: 'warmup-attention-cm', tex: 'test/fixtures/papers/warmup-attention-cm/paper.tex' },
   { name: 'aligned-math', tex: 'test/fixtures/papers/aligned-math/paper.tex' },
+  { name: 'wide-floats', tex: 'test/fixtures/papers/wide-floats/paper.tex' },
+  { name: 'wide-abstract', tex: 'test/fixtures/papers/wide-abstract/paper.tex' },
+  { name: 'multicol-full-width', tex: 'test/fixtures/papers/multicol-full-width/paper.tex' },
+  { name: 'accents', tex: 'test/fixtures/papers/accents/paper.tex' },
+  { name: 'accents-t1', tex: 'test/fixtures/papers/accents-t1/paper.tex' },
 ].map(({ name, tex }) => ({
   name,
   tex: fileURLToPath(new URL(`../../${tex}`, import.meta.url)),

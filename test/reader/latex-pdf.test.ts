@@ -87,3 +87,123 @@ describe('a two-column conference-style paper typeset by pdflatex', () => {
     expect(algorithm?.text).not.toMatch(/^\s*\d+:/m);
   });
 });
+
+describe('full-width blocks between column blocks, typeset by pdflatex', () => {
+  const fixture = (name: string) => {
+    const found = latexPdfFixtures.find((candidate) => candidate.name === name);
+    if (found === undefined) throw new Error(`the ${name} fixture is missing`);
+    return found.pdf;
+  };
+
+  it('reads a figure* set at the top of a page after the paragraph it interrupts', async () => {
+    const document = await readPaper(fixture('wide-floats'));
+    const results = document.sections.find((section) => section.heading === 'Results');
+    // The paragraph runs on from page 1 to the left column under the figure, unbroken.
+    expect(results?.text).toMatch(
+      /ahead by a little more than one point, and with forty percent noise by close to three points\. The spread[^\n]*gives the numbers in full\.\n\nFigure 1: Test accuracy against the noise rate/,
+    );
+  });
+
+  it('reads the columns above a table* at the bottom of a page whole, and puts the table after its mention', async () => {
+    const document = await readPaper(fixture('wide-floats'));
+    const last = document.sections.at(-1);
+    expect(last?.heading).toBe('Conclusion');
+    expect(last?.text).toMatch(/^Larger batches appear[^\n]*whenever labels are noisy\.$/);
+    // LaTeX floated the table from the paragraph that mentions it to the next page's foot.
+    const results = document.sections.find((section) => section.heading === 'Results');
+    expect(results?.text).toMatch(
+      /gives the numbers in full\.\n\nFigure 1: [^\n]*\n\nTable: Final test accuracy[^\n]*\n\n\| Noise rate/,
+    );
+    expect(results?.tables.map((table) => table.rows.length)).toEqual([4]);
+  });
+
+  it('puts a figure* read above the section that mentions it after the mentioning paragraph', async () => {
+    const document = await readPaper(fixture('wide-abstract'));
+    expect(document.abstract).toMatch(
+      /^Noisy labels hurt small image classifiers[^\n]*on one page\.$/,
+    );
+    const results = document.sections.find((section) => section.heading === 'Results');
+    expect(results?.text).toMatch(
+      /^Figure 1 shows the test accuracy[^\n]*gives the numbers in full\.\n\nFigure 1: Test accuracy[^\n]*\n\nTable: Final test accuracy/,
+    );
+    const setup = document.sections.find((section) => section.heading === 'Setup');
+    expect(setup?.text).not.toContain('Figure 1');
+  });
+
+  it('reads balanced columns, then the full-width block under them, then columns again', async () => {
+    const document = await readPaper(fixture('multicol-full-width'));
+    expect(headings(document)).toEqual([
+      'introduction',
+      'method',
+      'summary of the comparison',
+      'results',
+      'conclusion',
+    ]);
+    const method = document.sections.find((section) => section.heading === 'Method');
+    expect(method?.text).toMatch(
+      /the standard deviation of the held-out loss at fixed step counts\.$/,
+    );
+    const summary = document.sections.find(
+      (section) => section.heading === 'Summary of the comparison',
+    );
+    expect(summary?.equations).toHaveLength(1);
+    expect(summary?.tables[0]?.rows).toEqual([
+      ['Task', 'Baseline', 'Length', 'Scored'],
+      ['Copying', '0.00', '0.40', '0.48'],
+      ['Language model', '0.00', '0.25', '-0.10'],
+    ]);
+    // The last two lines of each column, alone on page 2, are still two columns.
+    expect(document.sections.at(-1)?.text).toContain(
+      'and it never hurt in our runs. Ordering by a model-based score is not worth',
+    );
+  });
+});
+
+describe('accents typeset by pdflatex in the OT1 encoding (accent glyphs over letters)', () => {
+  const fixture = latexPdfFixtures.find((candidate) => candidate.name === 'accents');
+
+  it('reads accented letters of text as Unicode letters and math accents as LaTeX', async () => {
+    if (fixture === undefined) throw new Error('the accents fixture is missing');
+    const document = await readPaper(fixture.pdf);
+    const text = renderDocument(document);
+    expect(document.title).toBe('Señales de Reloj: Kernel Smoothing of Irregular Time Series');
+    expect(document.authors).toEqual(['Inês Conceição', 'Tomás Muñoz', 'Jürgen Großmann']);
+    expect(headings(document)).toEqual(['introducción', 'método', 'resultados', 'conclusão']);
+    // Written precomposed in the source, and as \~{n}, \c{c}, \"o, \.z, \'o.
+    expect(text).toContain(
+      'from the São Paulo air quality network to the hourly counts of a café in Zürich',
+    );
+    expect(text).toContain('Györfi, Kohler, Krzyżak and Walk');
+    expect(text).toContain('the Fundação de Amparo à Pesquisa');
+    expect(text).toContain('Señor Muñoz of the Universidad de Morón');
+    expect(text).toContain('Naïve smoothing');
+    expect(text).toContain('We thank José María, François and Zoë');
+    expect(text).toContain(
+      'We write \\tilde{x} for a series after smoothing and \\bar{x} for its mean',
+    );
+    expect(text).toMatch(/\$\$ \\hat\{y\}\(t\) = /);
+    expect(text).not.toMatch(/\p{Cc}(?<![\n\t])/u);
+    expect(text).not.toMatch(/[˜ˆ¨´`¸˝ˇ˚]/u);
+  });
+});
+
+describe('the T1 encoding in bitmap (Type 3) fonts, typeset by pdflatex', () => {
+  const fixture = latexPdfFixtures.find((candidate) => candidate.name === 'accents-t1');
+
+  it('reads ligatures, dashes, quotes and accented letters from their bare codes', async () => {
+    if (fixture === undefined) throw new Error('the accents-t1 fixture is missing');
+    const document = await readPaper(fixture.pdf);
+    const text = renderDocument(document);
+    expect(document.title).toBe('Efficient Filtering of Sensor Drift in Łódź and Brno');
+    expect(document.authors).toEqual(['Zofia Wójcik', 'Antonín Dvořák', 'Ferenc Erdős']);
+    expect(text).toContain('their offset changes by a few micrograms');
+    expect(text).toContain('an efficient filter');
+    expect(text).toContain(
+      'over the winter of 2024–2025. The filter is the same in both cities — only',
+    );
+    expect(text).toContain('The stations’ “official” readings');
+    expect(text).toContain('the Český hydrometeorologický ústav, and Zoë Kovač');
+    expect(text).toContain('\\tilde{x}_{t}');
+    expect(text).not.toMatch(/\p{Cc}(?<![\n\t])/u);
+  });
+});

@@ -4,6 +4,7 @@ import { runImplement } from '../../agent/implement.js';
 import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { CodifyError } from '../../errors/index.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { stopOnInterrupt } from '../interrupt.js';
@@ -93,7 +94,8 @@ export const exitCodeOf = (result: ImplementResult): number =>
 
 /**
  * Runs an implement or resume run and reports it: the result table (or its JSON) and exit
- * code 0/1, or the error and exit code 2; the renderer is finished either way.
+ * code 0/1, or the error and its exit code (2 for one that carries none, e.g. 5 for a failed
+ * model call); the renderer is finished either way.
  */
 export async function reportRun(
   command: string,
@@ -114,7 +116,7 @@ export async function reportRun(
     process.stderr.write(
       `codify ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
-    process.exitCode = 2;
+    process.exitCode = error instanceof CodifyError ? error.exitCode : 2;
   } finally {
     interrupt.dispose();
   }

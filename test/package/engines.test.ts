@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { isSupportedNode, supportedNode } from '../../src/cli/node-support.js';
 
 /**
  * `engines.node` is a promise to users: every Node version it admits must be one that every
@@ -71,6 +72,16 @@ describe('engines.node', () => {
   it('is a valid range that admits the Node running the tests', () => {
     expect(semver.validRange(ours)).not.toBeNull();
     expect(semver.satisfies(process.versions.node, ours)).toBe(true);
+  });
+
+  it('is what `codify doctor` checks Node against', () => {
+    expect(supportedNode).toBe(ours);
+    for (const major of [18, 19, 20, 21, 22, 23, 24, 25, 26]) {
+      for (const minor of [0, 12, 13, 18, 19, 20]) {
+        const version = `${major}.${minor}.1`;
+        expect(isSupportedNode(version), version).toBe(semver.satisfies(version, ours));
+      }
+    }
   });
 
   it('is admitted by every installed runtime dependency', () => {

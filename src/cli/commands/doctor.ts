@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { checkBubblewrap } from '../../sandbox/bubblewrap-check.js';
+import { checkBubblewrap, type BubblewrapStatus } from '../../sandbox/bubblewrap-check.js';
 import {
   candidateInterpreters,
   commonModules,
@@ -86,22 +86,59 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   for (const check of checks) check.catch(() => undefined);
 
   const bubblewrap = await bubblewrapCheck;
-  if (!bubblewrap.found) {
-    ok = false;
-    say('FAIL bubblewrap: not installed');
-    advice.push('Install bubblewrap: `sudo apt-get install bubblewrap` (or run scripts/setup.sh).');
-  } else {
-    say(
-      `${bubblewrap.canStart ? 'ok  ' : 'FAIL'} ${bubblewrap.version ?? 'bubblewrap'}: ${bubblewrap.detail}`,
+  const sandboxOk = bubblewrapLines(bubblewrap, say, advice);
+  ok &&= sandboxOk;
+  const python = await interpreterLines(interpreters, checks, say);
+  ok &&= interpreters.length > 0;
+  if (!python.anyWithNumpy) {
+    advice.push(
+      'No interpreter imports numpy: `sudo apt-get install python3-numpy python3-torch python3-torchvision python3-sklearn python3-pandas` (or run scripts/setup.sh).',
     );
-    if (!bubblewrap.canStart) {
-      ok = false;
-      advice.push(
-        'bubblewrap cannot create namespaces here; enable unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`) or run with --sandbox none at your own risk.',
-      );
-    }
   }
 
+  const gpu = await gpuLines(python.withTorch, bubblewrap.canStart, devices, smiQuery, say);
+  advice.push(...gpu.advice);
+  await cache.save();
+
+  const setKeys = providerKeyVariables.filter((entry) => process.env[entry.variable]);
+  say(
+    `info provider keys set: ${setKeys.length ? setKeys.map((entry) => entry.variable).join(', ') : 'none (the demo, exchange: and replay: need none)'}`,
+  );
+  for (const text of advice) say(`  -> ${text}`);
+  return { ok, lines };
+}
+
+/** Whether bubblewrap is there and can start a sandbox; says so, with advice when not. */
+function bubblewrapLines(
+  bubblewrap: BubblewrapStatus,
+  say: (line: string) => void,
+  advice: string[],
+): boolean {
+  if (!bubblewrap.found) {
+    say('FAIL bubblewrap: not installed');
+    advice.push('Install bubblewrap: `sudo apt-get install bubblewrap` (or run scripts/setup.sh).');
+    return false;
+  }
+  say(
+    `${bubblewrap.canStart ? 'ok  ' : 'FAIL'} ${bubblewrap.version ?? 'bubblewrap'}: ${bubblewrap.detail}`,
+  );
+  if (!bubblewrap.canStart) {
+    advice.push(
+      'bubblewrap cannot create namespaces here; enable unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`) or run with --sandbox none at your own risk.',
+    );
+  }
+  return bubblewrap.canStart;
+}
+
+/** One line per interpreter, in order, each as soon as its own check is in. */
+async function interpreterLines(
+  interpreters: readonly string[],
+  checks: readonly Promise<InterpreterCheck>[],
+  say: (line: string) => void,
+): Promise<{
+  withTorch: { path: string; torchCuda: Promise<TorchCudaProbe> }[];
+  anyWithNumpy: boolean;
+}> {
   const withTorch: { path: string; torchCuda: Promise<TorchCudaProbe> }[] = [];
   let anyWithNumpy = false;
   for (const [index, path] of interpreters.entries()) {
@@ -120,26 +157,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       say(`warn python ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (interpreters.length === 0) {
-    ok = false;
-    say('FAIL python: no python3 found');
-  }
-  if (!anyWithNumpy) {
-    advice.push(
-      'No interpreter imports numpy: `sudo apt-get install python3-numpy python3-torch python3-torchvision python3-sklearn python3-pandas` (or run scripts/setup.sh).',
-    );
-  }
-
-  const gpu = await gpuLines(withTorch, bubblewrap.canStart, devices, smiQuery, say);
-  advice.push(...gpu.advice);
-  await cache.save();
-
-  const setKeys = providerKeyVariables.filter((entry) => process.env[entry.variable]);
-  say(
-    `info provider keys set: ${setKeys.length ? setKeys.map((entry) => entry.variable).join(', ') : 'none (the demo, exchange: and replay: need none)'}`,
-  );
-  for (const text of advice) say(`  -> ${text}`);
-  return { ok, lines };
+  if (interpreters.length === 0) say('FAIL python: no python3 found');
+  return { withTorch, anyWithNumpy };
 }
 
 /**

@@ -2,7 +2,10 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
-import { checkModelPdfReading, checkPdfForModelReader } from '../../reader/read-paper-with-model.js';
+import {
+  checkModelPdfReading,
+  checkPdfForModelReader,
+} from '../../reader/read-paper-with-model.js';
 import { runPaper } from '../../repo/run-paper.js';
 import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
@@ -11,6 +14,7 @@ import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
+import { CodifyError } from '../../errors/index.js';
 
 interface PaperCommandOptions {
   out?: string;
@@ -157,7 +161,8 @@ export function registerPaperCommand(program: Command): void {
       process.stderr.write(
         `codify paper: ${error instanceof Error ? error.message : String(error)}\n`,
       );
-      process.exitCode = 2;
+      // an error's own code (5 for a failed model call), else 2 as before
+      process.exitCode = error instanceof CodifyError ? error.exitCode : 2;
     } finally {
       interrupt.dispose();
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up codify on a fresh Debian/Ubuntu machine with Node 20: the system packages it
+# Sets up codify on a fresh Debian/Ubuntu machine with Node 20.19 or later: the system packages it
 # needs (installed with apt-get only when missing), the npm packages, and the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,10 +31,15 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages"
-  # npm ci rejects lock files written without resolved URLs (this machine's npm setting), so install.
-  npm install --no-audit --no-fund --loglevel=error
+# npm ci installs exactly what package-lock.json says and fails when the lock file and
+# package.json disagree, so a drifted lock file fails here (and in CI) instead of being
+# rewritten. It reinstalls only when the lock file differs from the one last installed.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+installed_stamp=node_modules/.codify-installed-lock
+if [ "$(cat "$installed_stamp" 2>/dev/null)" != "$lock_hash" ]; then
+  echo "setup: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" >"$installed_stamp"
 fi
 echo "setup: building"
 npm run --silent build

@@ -1,4 +1,5 @@
 import { MissingApiKeyError } from '../llm/missing-api-key-error.js';
+import { ModelUnreachableError } from '../llm/model-unreachable-error.js';
 import { ReplayError, ReplayMismatchError } from '../llm/replay-errors.js';
 import type { ChatMessage, ModelCaller } from '../llm/types.js';
 import type { CodifyEventBody } from '../runs/events.js';
@@ -52,7 +53,8 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
         });
         text = answer.text;
       } catch (error) {
-        // Asking again cannot help: the session differs from its recording, or a key is missing.
+        // Asking again cannot help: the session differs from its recording, a key is missing,
+        // or the provider cannot be reached.
         if (isPermanentModelError(error)) throw error;
         const reason = `the model call failed: ${error instanceof Error ? error.message : String(error)}`;
         reasons.push(`level ${level}: ${reason}`);
@@ -102,6 +104,7 @@ export function isPermanentModelError(error: unknown): boolean {
   return (
     error instanceof ReplayMismatchError ||
     error instanceof ReplayError ||
-    error instanceof MissingApiKeyError
+    error instanceof MissingApiKeyError ||
+    error instanceof ModelUnreachableError
   );
 }

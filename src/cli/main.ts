@@ -28,8 +28,8 @@ program
   .command('doctor')
   .description('check Node, bubblewrap, Python interpreters and provider keys')
   .action(async () => {
-    const report = await runDoctor();
-    for (const line of report.lines) process.stdout.write(`${line}\n`);
+    // each line as soon as it is known: the slow probes come last
+    const report = await runDoctor({ onLine: (line) => process.stdout.write(`${line}\n`) });
     process.exitCode = report.ok ? exitCodes.ok : exitCodes.environment;
   });
 

@@ -9,10 +9,13 @@ export class ModelCallError extends CodifyError {
     readonly spec: string,
     readonly attempts: number,
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; message?: string },
   ) {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    super(`${role} model ${spec} failed after ${tries}: ${reason}`, exitCodes.model, options);
-    this.name = 'ModelCallError';
+    super(
+      options?.message ?? `${role} model ${spec} failed after ${tries}: ${reason}`,
+      exitCodes.model,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
   }
 }

@@ -40,6 +40,46 @@ describe('retry policy', () => {
     expect(judgeFailure(failure(429, { 'retry-after': '2' })).retryAfterMs).toBe(2000);
   });
 
+  it('does not retry a connection that cannot be made, wherever the cause sits', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11434'), {
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1',
+      port: 11434,
+    });
+    const wrapped = new APICallError({
+      message: 'Cannot connect to API: connect ECONNREFUSED 127.0.0.1:11434',
+      url: 'http://127.0.0.1:11434/api/chat',
+      requestBodyValues: {},
+      // fetch's TypeError wraps undici's error, which lists one error per address tried
+      cause: new TypeError('fetch failed', { cause: new AggregateError([refused]) }),
+      isRetryable: true,
+    });
+    expect(judgeFailure(wrapped)).toEqual({
+      retryable: false,
+      reason: 'cannot connect to 127.0.0.1:11434 (ECONNREFUSED)',
+      unreachable: { code: 'ECONNREFUSED', host: '127.0.0.1:11434' },
+    });
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND api.example.invalid'), {
+      code: 'ENOTFOUND',
+      hostname: 'api.example.invalid',
+    });
+    expect(judgeFailure(new TypeError('fetch failed', { cause: notFound }))).toMatchObject({
+      retryable: false,
+      unreachable: { code: 'ENOTFOUND', host: 'api.example.invalid' },
+    });
+    // a connection made and then lost is worth another attempt
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const lost = new APICallError({
+      message: 'Cannot connect to API: socket hang up',
+      url: 'https://api.openai.com/v1/responses',
+      requestBodyValues: {},
+      cause: new TypeError('fetch failed', { cause: reset }),
+      isRetryable: true,
+    });
+    expect(judgeFailure(lost)).toMatchObject({ retryable: true });
+    expect(judgeFailure(lost).unreachable).toBeUndefined();
+  });
+
   it('doubles the delay with jitter, caps it, and lets retry-after win', () => {
     const settings = { maxRetries: 5, initialDelayMs: 100, maxDelayMs: 1000 };
     expect(retryDelay(1, settings, undefined, () => 1)).toBe(100);

@@ -1,5 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { CallTimeoutError } from './call-timeout-error.js';
+import { findConnectionFailure, type ConnectionFailure } from './connection-failure.js';
 
 export interface RetrySettings {
   /** Retries after the first attempt; 0 makes one attempt only. */
@@ -14,6 +15,8 @@ export interface FailureVerdict {
   reason: string;
   /** What the server asked for through retry-after / retry-after-ms, in milliseconds. */
   retryAfterMs?: number;
+  /** Set when no connection could be made (DNS failure, refused): never retryable. */
+  unreachable?: ConnectionFailure;
 }
 
 /** Status codes worth another attempt: timeouts, conflicts, rate limits and server errors. */
@@ -41,10 +44,21 @@ export function parseRetryAfter(
 /** Decides whether a failed attempt is worth repeating. */
 export function judgeFailure(error: unknown): FailureVerdict {
   if (error instanceof CallTimeoutError) return { retryable: true, reason: error.message };
+  const unreachable = findConnectionFailure(
+    error,
+    APICallError.isInstance(error) ? error.url : undefined,
+  );
+  if (unreachable !== undefined) {
+    return {
+      retryable: false,
+      reason: `cannot connect to ${unreachable.host} (${unreachable.code})`,
+      unreachable,
+    };
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status === undefined) {
-      // No answer at all (connection refused or reset): the SDK marks these retryable.
+      // No answer (a connection reset or dropped mid-call): the SDK marks these retryable.
       return { retryable: error.isRetryable, reason: error.message };
     }
     const retryAfterMs = parseRetryAfter(error.responseHeaders);

@@ -5,6 +5,7 @@ import type { AnswerRequest, AnswerResult, Answerer } from './answerer.js';
 import { CallTimeoutError } from './call-timeout-error.js';
 import { addAnswer, emptyTotals, type CallTotals } from './call-totals.js';
 import { ModelCallError } from './model-call-error.js';
+import { ModelUnreachableError } from './model-unreachable-error.js';
 import { costOf } from './prices.js';
 import { RecordingWriter } from './recording-writer.js';
 import { storedMessages } from './stored-messages.js';
@@ -26,7 +27,8 @@ export interface RouterOptions {
 
 /**
  * The one ModelCaller of a run: picks the spec for a role and cascade level, retries
- * network failures with backoff, times attempts out, prices answers, records them and
+ * transient failures (rate limits, 5xx, timeouts, dropped connections) with backoff, fails at
+ * once when no connection can be made, times attempts out, prices answers, records them and
  * announces every call as events.
  */
 export class ModelRouter implements ModelCaller {
@@ -106,6 +108,11 @@ export class ModelRouter implements ModelCaller {
           if (cancelled) throw abortReason(request.signal);
           // Local answerers (exchange, replay) fail with messages meant for the user as they are.
           if (!answerer.remote && error instanceof Error) throw error;
+          if (verdict.unreachable !== undefined) {
+            throw new ModelUnreachableError(request.role, spec, attempts, verdict.unreachable, {
+              cause: error,
+            });
+          }
           throw new ModelCallError(request.role, spec, attempts, verdict.reason, { cause: error });
         }
         const delayMs = retryDelay(

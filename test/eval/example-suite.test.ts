@@ -41,7 +41,13 @@ function judgeAnswer(request: AnswerRequest): string {
 
 describe('the example suite (examples/eval/ci-suite.yaml)', () => {
   it('replays the recorded sessions and reports the expected category, verify outcome, judge score and rubric grades', async () => {
-    const suite = loadSuite(join(root, 'examples/eval/ci-suite.yaml'));
+    const recorded = loadSuite(join(root, 'examples/eval/ci-suite.yaml'));
+    // the scripted judge, which grades from the evidence in each prompt, instead of the
+    // suite's recorded one (test/examples/readme-commands.test.ts replays that)
+    const suite = {
+      ...recorded,
+      judge: { enabled: recorded.judge.enabled, samples: recorded.judge.samples },
+    };
     const config = defaultConfig();
     config.roles.judge.models = ['scripted:judge'];
     const evalDir = join(mkdtempSync(join(tmpdir(), 'codify-example-eval-')), 'evaluation');

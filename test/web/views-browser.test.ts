@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { loadSuite } from '../../src/eval/load-suite.js';
+import type { Suite } from '../../src/eval/suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import type { AnswerRequest } from '../../src/llm/answerer.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
@@ -46,6 +47,11 @@ function codify(args: string[]): Promise<string> {
 }
 
 /** Grades every rubric leaf met but the five seeds; scores the repository 4 of 5. */
+/** The suite with the scripted judge (the configuration's) instead of its recorded one. */
+function withoutRecordedJudge(suite: Suite): Suite {
+  return { ...suite, judge: { enabled: suite.judge.enabled, samples: suite.judge.samples } };
+}
+
 function judgeAnswer(request: AnswerRequest): string {
   const label = request.label ?? '';
   if (label.startsWith('rubric ')) {
@@ -83,7 +89,7 @@ beforeAll(async () => {
       'replay:examples/recordings/explore-wine.jsonl',
     ]),
     runEvaluation({
-      suite: loadSuite(join(repository, 'examples/eval/ci-suite.yaml')),
+      suite: withoutRecordedJudge(loadSuite(join(repository, 'examples/eval/ci-suite.yaml'))),
       evalDir: join(root, 'eval-examples-ci'),
       parallel: 2,
       baseConfig: config,

@@ -23,6 +23,7 @@ import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import type { Run } from '../../runs/run.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
+import { CodifyError } from '../../errors/index.js';
 
 interface ExploreCommandOptions {
   notes?: string;
@@ -333,7 +334,7 @@ export function registerExploreCommand(program: Command): void {
         error instanceof ExploreInputError ||
         error instanceof PaperError ||
         error instanceof RunNotFoundError;
-      process.exitCode = usage ? 2 : 1;
+      process.exitCode = error instanceof CodifyError ? error.exitCode : usage ? 2 : 1;
     } finally {
       interrupt.dispose();
     }

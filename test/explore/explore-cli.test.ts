@@ -52,7 +52,7 @@ describe('codify explore (command)', () => {
           { planner: [json(analysisAnswer()), json({ ideas: [card] })], judge: [json(review(4))] },
           { run, record: recording },
         ).caller,
-      runsRoot: join(root, 'recorded'),
+      host: { runsRoot: join(root, 'recorded') },
     });
     expect(recorded.exploration.ideas).toHaveLength(1);
     // The notes reached the prompts.

@@ -43,18 +43,20 @@ describe('codify explore --interactive: the researcher at the gates', () => {
           );
           return built.caller;
         },
-        runsRoot: join(root, 'runs'),
-        onRun: (run) => {
-          runDir = run.dir;
-        },
-        feedback: {
-          ask: (request) => {
-            asked.push(request);
-            return Promise.resolve(
-              request.id === 'problem-analysis'
-                ? { decision: 'edit', text: 'EDITED: focus on calibration, not accuracy.' }
-                : { decision: 'stop' },
-            );
+        host: {
+          runsRoot: join(root, 'runs'),
+          onRun: (run) => {
+            runDir = run.dir;
+          },
+          feedback: {
+            ask: (request) => {
+              asked.push(request);
+              return Promise.resolve(
+                request.id === 'problem-analysis'
+                  ? { decision: 'edit', text: 'EDITED: focus on calibration, not accuracy.' }
+                  : { decision: 'stop' },
+              );
+            },
           },
         },
       }),

@@ -6,6 +6,7 @@ import { ExploreInputError } from '../../src/explore/explore-input-error.js';
 import { resumeExplore, runExplore, type ExploreSettings } from '../../src/explore/run-explore.js';
 import { createScriptedCaller, type ScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { RoleName } from '../../src/llm/types.js';
+import type { EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import type { Run } from '../../src/runs/run.js';
 import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
@@ -47,10 +48,12 @@ describe('codify explore --resume', () => {
       runExplore({
         settings,
         models: first.models,
-        runsRoot: root,
-        argv: ['explore'],
-        onRun: (run) => {
-          runDir = run.dir;
+        host: {
+          runsRoot: root,
+          argv: ['explore'],
+          onRun: (run) => {
+            runDir = run.dir;
+          },
         },
       }),
     ).rejects.toThrow(/provider went away/);
@@ -61,11 +64,12 @@ describe('codify explore --resume', () => {
     });
     const result = await resumeExplore(runDir, {
       models: second.models,
-      runsRoot: root,
-      argv: ['explore', '--resume', runDir],
+      host: { runsRoot: root, argv: ['explore', '--resume', runDir] },
     });
     expect(result.run.dir).toBe(runDir);
-    expect(result.reusedCalls).toBe(3);
+    // Analysis and ideas are finished stages, returned from the run folder without a call;
+    // the first review, inside the stage that failed, is answered from the log.
+    expect(result.reusedCalls).toBe(1);
     // Only the refinement and the second review reached the model.
     const asked = second.requests();
     expect(asked?.planner).toHaveLength(1);
@@ -79,11 +83,22 @@ describe('codify explore --resume', () => {
     // 3 before the failure + 2 after: no call appears twice in the log.
     expect(paid).toHaveLength(5);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
+    const resumedStages = events
+      .slice(events.findLastIndex((event) => event.type === 'run-start'))
+      .filter((event): event is EventOf<'stage-end'> => event.type === 'stage-end')
+      .map((end) => [end.stage, end.reused ?? false]);
+    expect(resumedStages).toEqual([
+      ['ingest', true],
+      ['analysis', true],
+      ['ideas', true],
+      ['review', false],
+      ['novelty', false],
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     expect(readFileSync(join(runDir, 'ideas.md'), 'utf8')).toContain('Class-aware mixup');
 
-    await expect(resumeExplore(runDir, { models: second.models, runsRoot: root })).rejects.toThrow(
-      ExploreInputError,
-    );
+    await expect(
+      resumeExplore(runDir, { models: second.models, host: { runsRoot: root } }),
+    ).rejects.toThrow(ExploreInputError);
   });
 });

@@ -4,6 +4,11 @@ import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
+import { resumeExplorationCommand } from './explore.js';
+import type { RunMode } from '../../runs/events.js';
+import { findRun } from '../../runs/find-run.js';
+import { readFirstEvent } from '../../runs/read-first-event.js';
+import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { positiveNumber, reportRun } from './implement.js';
 
 interface ResumeCommandOptions {
@@ -21,7 +26,7 @@ export function registerResumeCommand(program: Command): void {
   const command = program
     .command('resume')
     .description(
-      'continue an implement run that was killed or stopped, after its last completed step',
+      'continue a run that was killed or stopped: an implement run after its last completed step, an exploration after its finished stages',
     )
     .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
     .option('--max-steps <n>', 'raise the step budget', positiveNumber('--max-steps', true))
@@ -32,8 +37,12 @@ export function registerResumeCommand(program: Command): void {
     .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
   addModelOptions(command).action(async (reference: string, options: ResumeCommandOptions) => {
-    const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    if (modeOf(reference, options.root) === 'explore') {
+      await resumeExplorationCommand(reference, options, flags);
+      return;
+    }
+    const renderer = createTerminalRenderer({ json: options.json ?? false });
     const agent = {
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.maxMinutes === undefined ? {} : { maxMinutes: options.maxMinutes }),
@@ -57,4 +66,14 @@ export function registerResumeCommand(program: Command): void {
       });
     });
   });
+}
+
+/** The mode of the run a reference names; undefined when it names none (reported later). */
+function modeOf(reference: string, root: string | undefined): RunMode | undefined {
+  try {
+    const first = readFirstEvent(findRun(reference, resolveRunsRoot(root)));
+    return first?.type === 'run-start' ? first.mode : undefined;
+  } catch {
+    return undefined;
+  }
 }

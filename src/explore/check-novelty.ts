@@ -76,3 +76,10 @@ function searchLiterature(
       }),
   });
 }
+
+/** The novelty stage's line: each idea's verdicts. */
+export function describeNovelty(ideas: readonly ExploredIdea[]): string {
+  return ideas
+    .map((idea) => `${idea.id} ${idea.novelty.map((check) => check.verdict).join('/')}`)
+    .join(', ');
+}

@@ -69,3 +69,8 @@ export async function ingestPapers(
   }
   return fitted;
 }
+
+/** The ingest stage's line: what was read. */
+export function describeIngest(papers: readonly FittedPaper[], inputs: ExploreInputs): string {
+  return `${papers.length} paper(s), ${inputs.related.length} related item(s)${inputs.notes === undefined ? '' : ', notes'}`;
+}

@@ -73,3 +73,8 @@ async function reviewAndRefine(
   }
   return { id, card, earlierVersions, reviews, score: last.overall };
 }
+
+/** The review stage's line: each idea's score. */
+export function describeReviews(ideas: readonly ReviewedIdea[]): string {
+  return ideas.map((idea) => `${idea.id} ${idea.score.toFixed(2)}`).join(', ');
+}

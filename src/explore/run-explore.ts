@@ -10,7 +10,7 @@ import type { RunHost } from '../runs/run-host.js';
 import type { Run } from '../runs/run.js';
 import { resolveRunsRoot } from '../runs/runs-root.js';
 import { analyzeAndCheckQuotes, describeAnalysis, renderAnalysis } from './analysis.js';
-import { checkNovelty, offlineWorks } from './check-novelty.js';
+import { checkNovelty, describeNovelty, offlineWorks } from './check-novelty.js';
 import { experimentsAndReport } from './experiments/experiments-stage.js';
 import type { ExperimentRecord } from './experiments/run-experiments.js';
 import { closeExploration } from './explore-closing.js';
@@ -21,8 +21,8 @@ import { checkExploration } from './explore-preflight.js';
 import { describeCompute, readExploreSettings, type ExploreSettings } from './explore-settings.js';
 import type { Exploration } from './exploration.js';
 import { generateIdeas, renderRelated } from './ideas.js';
-import { ingestPapers } from './ingest-papers.js';
-import { reviewIdeas } from './review-ideas.js';
+import { describeIngest, ingestPapers } from './ingest-papers.js';
+import { describeReviews, reviewIdeas } from './review-ideas.js';
 import { rankedExploration, writeIdeas } from './write-ideas.js';
 
 export {
@@ -129,8 +129,7 @@ async function explore(
   const compute = describeCompute(settings);
   const notes = inputs.notes?.text;
   const papers = await stages.run('ingest', () => ingestPapers(models, run, settings, inputs), {
-    describe: (fitted) =>
-      `${fitted.length} paper(s), ${inputs.related.length} related item(s)${notes === undefined ? '' : ', notes'}`,
+    describe: (fitted) => describeIngest(fitted, inputs),
   });
   const analysis = await stages.run(
     'analysis',
@@ -153,19 +152,14 @@ async function explore(
   const reviewed = await stages.run(
     'review',
     () => reviewIdeas(models, run, cards, { ...settings, analysis: analysisText, compute }),
-    { describe: (ideas) => ideas.map((idea) => `${idea.id} ${idea.score.toFixed(2)}`).join(', ') },
+    { describe: describeReviews },
   );
   const keywords = analysis.analysis.keywords;
   const works = offlineWorks(papers, inputs.related);
   const explored = await stages.run(
     'novelty',
     () => checkNovelty(run, reviewed, works, settings, keywords),
-    {
-      describe: (ideas) =>
-        ideas
-          .map((idea) => `${idea.id} ${idea.novelty.map((check) => check.verdict).join('/')}`)
-          .join(', '),
-    },
+    { describe: describeNovelty },
   );
   const exploration = rankedExploration(papers, inputs, analysis, explored, settings, compute);
   const files = writeIdeas(run, exploration);

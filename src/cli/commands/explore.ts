@@ -189,37 +189,39 @@ export function registerExploreCommand(program: Command): void {
     .addOption(paperReaderOption())
     .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
-  addModelOptions(command).action(async (papers: string[], options: ExploreCommandOptions) => {
-    if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
-      process.stderr.write(`${noSandboxWarning}\n`);
-    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
-    await runExploreCommand(options, flags, async (host, models) => {
-      checkFlags(papers, options);
-      // Bad model flags or missing API keys stop the command before a run folder is made.
-      const config = loadModelSetup(flags);
-      if (options.paperReader === 'model') {
-        for (const paper of papers)
-          await checkModelPdfReading(paper, config.roles.planner.models[0]);
-      }
-      if (config.roles.judge.models.length === 0) {
-        throw new ExploreInputError(
-          'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
-        );
-      }
-      // A recording holds one session in call order, which experiments running side by side
-      // would interleave; so record and replay one experiment at a time.
-      const replays = Object.values(config.roles).some((role) =>
-        role.models.some((model) => model.startsWith('replay:')),
+  addModelOptions(command).action(exploreAction);
+}
+
+/** `codify explore PAPERS…` and `codify explore --resume RUN`, checked before a run exists. */
+async function exploreAction(papers: string[], options: ExploreCommandOptions): Promise<void> {
+  if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
+    process.stderr.write(`${noSandboxWarning}\n`);
+  const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+  await runExploreCommand(options, flags, async (host, models) => {
+    checkFlags(papers, options);
+    // Bad model flags or missing API keys stop the command before a run folder is made.
+    const config = loadModelSetup(flags);
+    if (options.paperReader === 'model') {
+      for (const paper of papers) await checkModelPdfReading(paper, config.roles.planner.models[0]);
+    }
+    if (config.roles.judge.models.length === 0) {
+      throw new ExploreInputError(
+        'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
       );
-      if (options.parallel > 1 && (config.record !== undefined || replays)) {
-        throw new ExploreInputError(
-          '--parallel runs experiments side by side, which a recording (--record) or a replay (replay:FILE) cannot follow: record and replay with --parallel 1',
-        );
-      }
-      return options.resume === undefined
-        ? runExplore({ settings: settingsFrom(papers, options), models, host })
-        : resumeExplore(options.resume, { models, host, resumeParallel: options.parallel });
-    });
+    }
+    // A recording holds one session in call order, which experiments running side by side
+    // would interleave; so record and replay one experiment at a time.
+    const replays = Object.values(config.roles).some((role) =>
+      role.models.some((model) => model.startsWith('replay:')),
+    );
+    if (options.parallel > 1 && (config.record !== undefined || replays)) {
+      throw new ExploreInputError(
+        '--parallel runs experiments side by side, which a recording (--record) or a replay (replay:FILE) cannot follow: record and replay with --parallel 1',
+      );
+    }
+    return options.resume === undefined
+      ? runExplore({ settings: settingsFrom(papers, options), models, host })
+      : resumeExplore(options.resume, { models, host, resumeParallel: options.parallel });
   });
 }
 

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callsBeforeResume } from '../../src/explore/experiments/calls-before-resume.js';
 import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
 import type { Exploration } from '../../src/explore/exploration.js';
 import { firstDifference, type ComparableRequest } from '../../src/llm/first-difference.js';
@@ -206,6 +207,9 @@ describe('codify explore interrupted in its experiments', () => {
     expect(before.answered).toEqual([...Array(14).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
+    // Where a replayed resume would continue: after the exploration's 4 calls, the first
+    // experiment's 7 and the 3 of the second experiment's step 1.
+    expect(callsBeforeResume(killed.exploration)).toBe(14);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -238,7 +242,7 @@ describe('codify explore interrupted in its experiments', () => {
     expect(findings(finished.exploration)).toEqual(findings(reference.exploration));
   }, 240_000);
 
-  it('SIGTERM in the first experiment ends it `stopped` (exit 143) with ideas.json written; `codify resume` finishes it', async () => {
+  it('SIGTERM in the first experiment ends it `stopped` (exit 143) with ideas.json written; `codify resume` finishes it from the recording', async () => {
     const runsRoot = join(work, 'terminated');
     const first = codify([
       ...exploreArgs,
@@ -259,14 +263,15 @@ describe('codify explore interrupted in its experiments', () => {
     expect(experiments).toHaveLength(1);
     expect(lastEnd(experiments[0] ?? '')?.status).toBe('stopped');
 
+    // Continued from the recording: a replay answers strictly in order, so it must start
+    // after the 4 calls of the session that the resume does not ask again.
     const second = codify([
       ...['resume', exploration],
-      ...['--model', `exchange:${join(work, 'x-term-2')}`, '--root', runsRoot],
+      ...['--model', `replay:${recording}`, '--root', runsRoot],
     ]);
-    const after = await answerFromRecording(join(work, 'x-term-2'), second);
     const { status, output } = await second.exited;
+    expect(output).not.toMatch(/replay: call \d+/);
     expect(status, output).toBe(0);
-    expect(after.answered).toEqual([...Array(14).keys()].map((index) => index + 4));
     const finished = runsUnder(runsRoot);
     expect(finished.experiments).toHaveLength(2);
     expect(lastEnd(finished.exploration)?.status).toBe('completed');

@@ -21,6 +21,7 @@ import type { ModelCaller } from '../../llm/types.js';
 import type { ModelFlags } from '../../config/model-flags.js';
 import { errorMessage, InputError } from '../../errors/codify-error.js';
 import { RunStopped } from '../../errors/run-stopped.js';
+import { callsBeforeResume } from '../../explore/experiments/calls-before-resume.js';
 import type { ExperimentSettings } from '../../explore/experiments/run-experiments.js';
 import type { RunHost } from '../../runs/run-host.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
@@ -295,8 +296,15 @@ function exitCodeOfExplore(error: unknown): number {
 function sharedModels(flags: ModelFlags, parallel: number): (run: Run) => ModelCaller {
   let shared: ModelRouter | undefined;
   return (run) => {
-    if (shared === undefined) shared = createRunModelCaller(flags, run);
-    else if (parallel > 1) return createRunModelCaller(flags, run);
+    // The exploration's run comes first; resumed, a replay continues after the calls of
+    // the session that the resume does not ask again.
+    if (shared === undefined) {
+      shared = createRunModelCaller(
+        flags,
+        run,
+        run.resumed ? callsBeforeResume(run.dir) : undefined,
+      );
+    } else if (parallel > 1) return createRunModelCaller(flags, run);
     else shared.useRun(run);
     return shared;
   };

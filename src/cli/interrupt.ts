@@ -1,3 +1,5 @@
+import { exitCodes } from '../errors/exit-codes.js';
+
 /** What a command does when it is interrupted, told to the person who pressed Ctrl-C. */
 export interface InterruptHandling {
   /** Aborted on the first SIGINT or SIGTERM: the run cancels what it is doing and stops. */
@@ -6,40 +8,29 @@ export interface InterruptHandling {
   dispose: () => void;
 }
 
-const exitCodes: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
+const exitCodeOf = { SIGINT: exitCodes.stopped, SIGTERM: exitCodes.terminated } as const;
 
 /**
- * Ctrl-C, or SIGTERM from the web app's or the MCP server's Stop, asks a run to stop: the
- * model call or script in flight is cancelled, the run ends `stopped` with its checkpoint
- * written, and `codify resume` continues it. A second signal exits at once; the run is then
- * left `killed`, which resumes too.
+ * Ctrl-C, or SIGTERM from the web app's or the MCP server's Stop, asks a run of any mode to
+ * stop: the model call, script or install in flight is cancelled, the run ends `stopped`
+ * with what it finished, and `codify resume` continues it. A second signal exits at once
+ * (the interface's decision, never a pipeline's); the run is then left without its end,
+ * which resumes too.
  */
 export function stopOnInterrupt(
   command: string,
-  options: {
-    /**
-     * For a pipeline that cannot stop half-way (paper mode): called on the first signal to
-     * record the run's end, after which the command exits at once.
-     */
-    endNow?: (signal: 'SIGINT' | 'SIGTERM') => void;
-    stderr?: { write: (text: string) => unknown };
-  } = {},
+  options: { stderr?: { write: (text: string) => unknown } } = {},
 ): InterruptHandling {
   const stderr = options.stderr ?? process.stderr;
   const controller = new AbortController();
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
-    if (options.endNow !== undefined) {
-      options.endNow(name);
-      stderr.write(`\ncodify ${command}: stopped (${name})\n`);
-      process.exit(exitCodes[name]);
-    }
     if (controller.signal.aborted) {
       stderr.write(`codify ${command}: stopped at once; \`codify resume\` continues the run\n`);
-      process.exit(exitCodes[name]);
+      process.exit(exitCodeOf[name]);
     }
     controller.abort(new Error(`interrupted by ${name}`));
     stderr.write(
-      `\ncodify ${command}: stopping; the step in flight is cancelled and \`codify resume\` redoes it (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to stop at once)\n`,
+      `\ncodify ${command}: stopping; the work in flight is cancelled and \`codify resume\` redoes it (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to stop at once)\n`,
     );
   };
   const onInt = () => onSignal('SIGINT');

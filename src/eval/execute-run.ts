@@ -11,6 +11,7 @@ import type { ModelRouter } from '../llm/router.js';
 import { readEvents } from '../runs/read-events.js';
 import { runPaper } from '../repo/run-paper.js';
 import { resumeExplore, runExplore, type ExploreSettings } from '../explore/run-explore.js';
+import { hasExploreSettings } from '../explore/explore-settings.js';
 import type { EventSink } from '../runs/events.js';
 import type { Run } from '../runs/run.js';
 import type { PlannedRun } from './plan-runs.js';
@@ -156,9 +157,7 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
   // (scores comparable across models), else the model under evaluation.
   const config = configForRun(options.baseConfig, specs, suite.judge.model ?? specs.expert);
   const resume =
-    state.kind === 'interrupted' && existsSync(join(state.runDir, 'explore-settings.json'))
-      ? state.runDir
-      : undefined;
+    state.kind === 'interrupted' && hasExploreSettings(state.runDir) ? state.runDir : undefined;
   const completedCalls =
     resume === undefined
       ? 0
@@ -175,10 +174,12 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
       } else shared.useRun(run);
       return shared;
     },
-    runsRoot: planned.root,
-    sinks: options.sinks,
-    argv: options.argv,
-    onRun: (run: Run) => options.onRun(run, resume !== undefined),
+    host: {
+      runsRoot: planned.root,
+      sinks: options.sinks,
+      argv: options.argv,
+      onRun: (run: Run) => options.onRun(run, resume !== undefined),
+    },
   };
   if (resume !== undefined) {
     await resumeExplore(resume, common);

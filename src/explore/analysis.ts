@@ -1,4 +1,5 @@
 import type { ModelCaller } from '../llm/types.js';
+import type { Run } from '../runs/run.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
 import {
@@ -111,4 +112,33 @@ export function renderAnalysis(result: AnalysisResult): string {
     `### Gaps and limitations\n${list('gaps')}`,
     `### Keywords\n${result.analysis.keywords.join(', ')}`,
   ].join('\n\n');
+}
+
+/**
+ * Stage `analysis`: the problem analysis, with the check of its quotes against the papers
+ * announced (quote-check) for the terminal and the web app.
+ */
+export async function analyzeAndCheckQuotes(
+  models: ModelCaller,
+  run: Run,
+  papers: readonly (QuotablePaper & { promptText: string })[],
+  notes: string | undefined,
+): Promise<AnalysisResult> {
+  const result = await analyzeProblem(models, papers, notes === undefined ? {} : { notes });
+  run.emit({
+    type: 'quote-check',
+    checked: result.checked,
+    unverified: result.unverified.map(({ where, paper, quote, reason }) => ({
+      where,
+      paper,
+      quote,
+      reason,
+    })),
+  });
+  return result;
+}
+
+/** The analysis stage's line: counts, and how many quotes the papers hold word for word. */
+export function describeAnalysis(result: AnalysisResult): string {
+  return `${result.analysis.tasks.length} tasks, ${result.analysis.gaps.length} gaps; ${result.checked - result.unverified.length}/${result.checked} quotes found in the papers`;
 }

@@ -1,14 +1,18 @@
+import { rmSync } from 'node:fs';
+import { RunStopped } from '../errors/run-stopped.js';
 import type { FeedbackAnswer, FeedbackChannel, FeedbackRequest } from '../runs/feedback.js';
 import { feedbackText } from '../runs/feedback.js';
-import { recordedFeedback } from '../runs/feedback-folder.js';
+import { answerFile, recordedFeedback } from '../runs/feedback-folder.js';
 import type { Run } from '../runs/run.js';
 import type { ExploredIdea } from './exploration.js';
 
-/** The researcher stopped the exploration at a gate. */
-export class ExplorationStopped extends Error {
+/**
+ * The researcher stopped the exploration at a gate: a stop like Ctrl-C, so the run ends
+ * `stopped` with what it finished, and a resume asks again from that gate on.
+ */
+export class ExplorationStopped extends RunStopped {
   constructor(readonly gate: string) {
     super(`stopped by the researcher at ${gate}`);
-    this.name = 'ExplorationStopped';
   }
 }
 
@@ -28,7 +32,12 @@ async function ask(
   });
   const answer = await recordedFeedback(run.dir, channel).ask(request);
   run.emit({ type: 'log', level: 'info', message: `${request.id}: ${answer.decision}` });
-  if (answer.decision === 'stop') throw new ExplorationStopped(request.id);
+  if (answer.decision === 'stop') {
+    // The log keeps the decision; without the answer file a resume asks at this gate again
+    // instead of stopping there once more.
+    rmSync(answerFile(run.dir, request.id), { force: true });
+    throw new ExplorationStopped(request.id);
+  }
   return answer;
 }
 

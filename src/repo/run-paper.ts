@@ -1,6 +1,5 @@
 import { basename, extname, join, resolve } from 'node:path';
 import { EnvironmentError, InputError } from '../errors/codify-error.js';
-import { signalledCaller } from '../llm/signalled-caller.js';
 import type { ModelCaller, RoleName } from '../llm/types.js';
 import type { PaperDocument } from '../reader/document.js';
 import { fitDocument } from '../reader/fit-document.js';
@@ -164,8 +163,7 @@ async function paperBody(
   settings: PaperSettings,
   ready: Ready,
 ): Promise<RunClosing<PaperOutcome>> {
-  const { run, stages, host } = scope;
-  const models = signalledCaller(scope.models, host.signal);
+  const { run, stages, models } = scope;
   const paper = await stages.run('ingest', () => ingest(settings, ready, models, run), {
     detail: `${ready.local?.source.format ?? 'pdf, read by the planner model'}: ${settings.paperPath}`,
     describe: (ingested) =>

@@ -2,6 +2,7 @@ import { errorMessage } from '../errors/codify-error.js';
 import { InputError } from '../errors/codify-error.js';
 import { RunStopped } from '../errors/run-stopped.js';
 import { CompletedCallsCaller } from '../llm/completed-calls-caller.js';
+import { signalledCaller } from '../llm/signalled-caller.js';
 import type { ModelCaller, RoleName } from '../llm/types.js';
 import type { CodifyEvent, EventOf, RunMode, RunStatus } from './events.js';
 import { findRun } from './find-run.js';
@@ -32,7 +33,10 @@ export interface ResumedRun {
 export interface RunScope {
   run: Run;
   stages: Stages;
-  /** Answers requests the interrupted process completed from its log; the rest go to the model. */
+  /**
+   * Answers requests the interrupted process completed from its log; the rest go to the
+   * model, each with the host's stop signal.
+   */
   models: ModelCaller;
   host: RunHost;
   /** Completed calls of earlier processes that this one has answered from the log so far. */
@@ -67,7 +71,8 @@ export async function withRun<T>(
     if (!('resume' in opening) && opening.settings !== undefined) {
       saveRunSettings(run.dir, opening.mode, opening.settings);
     }
-    const inner = makeModels(run);
+    // Every request carries the stop signal, so a stop cancels the call in flight.
+    const inner = signalledCaller(makeModels(run), host.signal);
     const models = run.resumed ? CompletedCallsCaller.fromEvents(run.earlier, inner) : inner;
     if (models instanceof CompletedCallsCaller && models.unused > 0) {
       run.emit({

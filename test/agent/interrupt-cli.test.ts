@@ -72,7 +72,7 @@ describe('Ctrl-C and SIGTERM', () => {
     const end = events.findLast((event) => event.type === 'run-end');
     expect(end, output).toMatchObject({ status: 'stopped' });
     expect(end?.type === 'run-end' ? end.reason : '').toMatch(/^interrupted during step \d/);
-    expect(output).toContain('stopping; the step in flight is cancelled');
+    expect(output).toContain('stopping; the work in flight is cancelled');
     // README "Exit codes": stopped by Ctrl-C.
     expect(status).toBe(130);
     // The interrupted step left no checkpoint, and the final script was not measured.

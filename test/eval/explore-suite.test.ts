@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { loadSuite } from '../../src/eval/load-suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
+import { stageFile } from '../../src/runs/stages.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -119,7 +120,8 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(report.explore[0]?.ranShare.mean).toBe(1);
 
     // Killed once its ideas were written, before the experiments: the run is resumed, its
-    // four exploration calls answered from its log, the experiments replayed after them.
+    // finished stages returned from the run folder (none of its four exploration calls asked
+    // again), the experiments replayed after them.
     const lines = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trimEnd().split('\n');
     const cut = lines.findIndex((line) => {
       const event = JSON.parse(line) as { type: string; stage?: string };
@@ -127,6 +129,13 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     });
     expect(cut).toBeGreaterThan(0);
     writeFileSync(join(runDir, 'events.jsonl'), `${lines.slice(0, cut).join('\n')}\n`);
+    // A process killed there had stored no stage from the experiments on.
+    for (const line of lines.slice(cut)) {
+      const event = JSON.parse(line) as { type: string; stage?: string };
+      if (event.type === 'stage-start' && event.stage !== undefined) {
+        rmSync(stageFile(runDir, event.stage), { force: true });
+      }
+    }
     rmSync(join(runDir, 'experiments.json'));
     rmSync(join(runDir, 'report.md'));
     const again = await runEvaluation({ suite, evalDir, baseConfig: defaultConfig() });
@@ -139,6 +148,6 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     const evalEvents = readFileSync(join(evalDir, 'events.jsonl'), 'utf8');
     expect(evalEvents).toMatch(/"type":"eval-run-start"[^\n]*"resumed":true/);
     const end = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trimEnd().split('\n').at(-1);
-    expect(JSON.parse(end ?? '{}')).toMatchObject({ type: 'run-end', result: { reusedCalls: 4 } });
+    expect(JSON.parse(end ?? '{}')).toMatchObject({ type: 'run-end', result: { reusedCalls: 0 } });
   }, 240_000);
 });

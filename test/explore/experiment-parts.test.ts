@@ -112,7 +112,7 @@ describe('experiment parts', () => {
           experiments: { select: 'top:1', codeDir: empty, sandbox: 'none', gpu: false },
         },
         models,
-        runsRoot: join(root, 'runs'),
+        host: { runsRoot: join(root, 'runs') },
       }),
     ).rejects.toThrow(/--code: .*empty cannot hold experiments: starter_code\.py is missing/);
     await expect(
@@ -122,7 +122,7 @@ describe('experiment parts', () => {
           experiments: { select: 'best', codeDir: empty, sandbox: 'none', gpu: false },
         },
         models,
-        runsRoot: join(root, 'runs'),
+        host: { runsRoot: join(root, 'runs') },
       }),
     ).rejects.toThrow('--run best: give top:K, a number K, or idea ids such as I1,I3');
   });

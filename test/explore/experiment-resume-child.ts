@@ -14,7 +14,6 @@ const { models } = exploreModels((idea) => {
 await runExplore({
   settings: exploreSettings(root),
   models,
-  runsRoot: `${root}/runs`,
   experimentActions,
-  argv: ['explore'],
+  host: { runsRoot: `${root}/runs`, argv: ['explore'] },
 });

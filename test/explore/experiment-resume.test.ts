@@ -6,7 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
 import { resumeExplore } from '../../src/explore/run-explore.js';
+import type { EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
+import { readFirstEvent } from '../../src/runs/read-first-event.js';
 import { experimentActions, exploreModels, ideaOf } from './experiment-resume-script.js';
 
 const runOf = (exploreDir: string, idea: string) =>
@@ -32,9 +34,10 @@ describe('codify explore --resume with experiments', () => {
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
 
-    const [exploreId] = readdirSync(join(root, 'runs')).filter((name) =>
-      existsSync(join(root, 'runs', name, 'explore-settings.json')),
-    );
+    const [exploreId] = readdirSync(join(root, 'runs')).filter((name) => {
+      const start = readFirstEvent(join(root, 'runs', name));
+      return start?.type === 'run-start' && start.mode === 'explore';
+    });
     const exploreDir = join(root, 'runs', exploreId ?? '');
     const first = runOf(exploreDir, 'I1');
     const second = runOf(exploreDir, 'I2');
@@ -46,11 +49,30 @@ describe('codify explore --resume with experiments', () => {
     const { models, experiments } = exploreModels();
     const result = await resumeExplore(exploreDir, {
       models,
-      runsRoot: join(root, 'runs'),
       experimentActions,
+      host: { runsRoot: join(root, 'runs') },
     });
-    // The exploration's 5 calls (analysis, ideas, 3 reviews) answered from its log.
-    expect(result.reusedCalls).toBe(5);
+    // The exploration's 5 calls (analysis, ideas, 3 reviews) are in finished stages,
+    // returned from the run folder: not asked again, not even of the log.
+    expect(result.reusedCalls).toBe(0);
+    const exploreEvents = readEvents(exploreDir).events;
+    const resumed = exploreEvents
+      .slice(exploreEvents.findLastIndex((event) => event.type === 'run-start'))
+      .filter((event): event is EventOf<'stage-end'> => event.type === 'stage-end')
+      .map((end) => [end.stage, end.ok, end.reused ?? false]);
+    expect(resumed).toEqual([
+      ['ingest', true, true],
+      ['analysis', true, true],
+      ['ideas', true, true],
+      ['review', true, true],
+      ['novelty', true, true],
+      ['baseline', true, true],
+      ['experiment I1', true, true],
+      ['experiment I2', true, false],
+      ['experiment I3', true, false],
+      ['experiments', true, false],
+      ['report', true, false],
+    ]);
     // Asked again: the killed experiment's step 2 only, then the third experiment's 2 steps.
     const asked = experiments.flatMap((caller) =>
       caller.requests

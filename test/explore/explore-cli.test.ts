@@ -52,7 +52,7 @@ describe('codify explore (command)', () => {
           { planner: [json(analysisAnswer()), json({ ideas: [card] })], judge: [json(review(4))] },
           { run, record: recording },
         ).caller,
-      runsRoot: join(root, 'recorded'),
+      host: { runsRoot: join(root, 'recorded') },
     });
     expect(recorded.exploration.ideas).toHaveLength(1);
     // The notes reached the prompts.
@@ -88,7 +88,7 @@ describe('codify explore (command)', () => {
     );
   });
 
-  it('exits 2 naming the problem for a missing paper, no paper, bad notes, a bad flag, --run without --code or --parallel with --record', async () => {
+  it('exits 3 naming a missing paper or bad notes, 2 for no paper, a bad flag, --run without --code or --parallel with --record', async () => {
     // In parallel: each child spends most of its time starting up.
     const [missing, none, notes, flag, runWithoutCode, parallelRecord] = await Promise.all([
       runChild(['/no/such/paper.md', '--model', 'exchange:/tmp/x']),
@@ -102,11 +102,11 @@ describe('codify explore (command)', () => {
         ...['--model', 'exchange:/tmp/x', '--record', join(tmpdir(), 'never-written.jsonl')],
       ]),
     ]);
-    expect(missing.status).toBe(2);
+    expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('Paper not found: /no/such/paper.md');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('give at least one paper');
-    expect(notes.status).toBe(2);
+    expect(notes.status).toBe(3);
     expect(notes.stderr).toContain('--notes: /no/notes.txt is not a file');
     expect(flag.status).toBe(2);
     expect(flag.stderr).toContain('--ideas expects a whole number from 1 to 20 (got "many")');

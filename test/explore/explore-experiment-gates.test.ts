@@ -136,13 +136,15 @@ describe('codify explore --interactive: each experiment approved, then steered s
           },
         },
         models,
-        runsRoot: join(root, 'runs'),
         experimentActions: actions,
-        onRun: (run) => {
-          runDir = run.dir;
+        host: {
+          runsRoot: join(root, 'runs'),
+          onRun: (run) => {
+            runDir = run.dir;
+          },
+          // The exploration's folder is the channel: the requests of its experiments land there too.
+          feedback: { ask: (request) => folderFeedback(runDir, { pollMs: 20 }).ask(request) },
         },
-        // The exploration's folder is the channel: the requests of its experiments land there too.
-        feedback: { ask: (request) => folderFeedback(runDir, { pollMs: 20 }).ask(request) },
       });
     } finally {
       await person.stop();

@@ -84,8 +84,8 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
         },
       },
       models: (run) => (run.mode === 'explore' ? explore(run) : experiment()),
-      runsRoot: join(root, 'runs'),
       experimentActions: actions,
+      host: { runsRoot: join(root, 'runs') },
     });
 
     const records = result.experiments ?? [];

@@ -43,22 +43,26 @@ describe('codify explore --interactive: the researcher at the gates', () => {
           );
           return built.caller;
         },
-        runsRoot: join(root, 'runs'),
-        onRun: (run) => {
-          runDir = run.dir;
-        },
-        feedback: {
-          ask: (request) => {
-            asked.push(request);
-            return Promise.resolve(
-              request.id === 'problem-analysis'
-                ? { decision: 'edit', text: 'EDITED: focus on calibration, not accuracy.' }
-                : { decision: 'stop' },
-            );
+        host: {
+          runsRoot: join(root, 'runs'),
+          onRun: (run) => {
+            runDir = run.dir;
+          },
+          feedback: {
+            ask: (request) => {
+              asked.push(request);
+              return Promise.resolve(
+                request.id === 'problem-analysis'
+                  ? { decision: 'edit', text: 'EDITED: focus on calibration, not accuracy.' }
+                  : { decision: 'stop' },
+              );
+            },
           },
         },
       }),
-    ).rejects.toThrow(ExplorationStopped);
+    ).rejects.toSatisfy(
+      (error: unknown) => error instanceof ExplorationStopped && error.exitCode === 130,
+    );
     expect(asked.map((request) => [request.id, request.kind])).toEqual([
       ['problem-analysis', 'edit'],
       ['experiments', 'pick'],
@@ -74,6 +78,8 @@ describe('codify explore --interactive: the researcher at the gates', () => {
     expect(existsSync(join(runDir, 'ideas.json'))).toBe(true);
     expect(existsSync(join(runDir, 'experiments'))).toBe(false);
     expect(readEvents(runDir).events.at(-1)).toMatchObject({ type: 'run-end', status: 'stopped' });
+    // A stop like Ctrl-C (exit 130); its answer is not kept, so a resume asks at the gate again.
+    expect(existsSync(answerFile(runDir, 'experiments'))).toBe(false);
   });
 
   it('a pick replaces the ideas --run chose', async () => {

@@ -103,8 +103,8 @@ async function explore(parallel: number, together: number) {
       },
     },
     models,
-    runsRoot: join(root, 'runs'),
     experimentActions: actions,
+    host: { runsRoot: join(root, 'runs') },
   });
   return { result, gaveUp, ideasPerCaller };
 }

@@ -84,8 +84,7 @@ describe('codify explore: analysis, ideas, reviews, refinement, novelty', () => 
     const result = await runExplore({
       settings: settings({ relatedPath: related }),
       models: script.models,
-      runsRoot: root,
-      argv: ['explore'],
+      host: { runsRoot: root, argv: ['explore'] },
     });
 
     const requests = script.requests();
@@ -171,8 +170,7 @@ describe('codify explore: analysis, ideas, reviews, refinement, novelty', () => 
     const result = await runExplore({
       settings: settings({ ideas: 1, reviewers: 1, refineRounds: 0 }),
       models: script.models,
-      runsRoot: root,
-      argv: ['explore'],
+      host: { runsRoot: root, argv: ['explore'] },
     });
     const planner = script.requests().planner;
     expect(lastUserMessage(planner[1]?.messages ?? [])).toContain(

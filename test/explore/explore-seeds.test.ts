@@ -76,8 +76,8 @@ describe('codify explore --run: each seed of the plan is its own measured run', 
         },
       },
       models,
-      runsRoot: join(root, 'runs'),
       experimentActions: actions,
+      host: { runsRoot: join(root, 'runs') },
     });
     const methodology = readFileSync(
       join(result.run.dir, 'experiments', 'I1', 'task', 'methodology_description.txt'),

@@ -220,10 +220,12 @@ describe('--paper-reader model', () => {
     // The planner transcribes the paper, then has no answer for the analysis: the run stops there.
     const error = await runExplore({
       settings,
-      runsRoot,
       models: (run) => createScriptedCaller({ planner: [transcription] }, { run }).caller,
-      onRun: (run) => {
-        runDir = run.dir;
+      host: {
+        runsRoot,
+        onRun: (run) => {
+          runDir = run.dir;
+        },
       },
     }).catch((caught: unknown) => caught);
     expect(String(error)).toContain('has no answer for call 2');
@@ -236,8 +238,8 @@ describe('--paper-reader model', () => {
     expect(analysis).toHaveLength(1);
     const refused = await runExplore({
       settings: { ...settings, paperPaths: [texPath] },
-      runsRoot,
       models: (run) => createScriptedCaller({}, { run }).caller,
+      host: { runsRoot },
     }).catch((caught: unknown) => caught);
     // A LaTeX paper with --paper-reader model is a flag that does not fit: exit code 2.
     expect(refused).toBeInstanceOf(UsageError);

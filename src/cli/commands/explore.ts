@@ -1,6 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { ExploreInputError } from '../../explore/explore-input-error.js';
 import { literatureServices, type LiteratureService } from '../../explore/literature/services.js';
 import { join } from 'node:path';
 import {
@@ -10,20 +9,24 @@ import {
   type ExploreResult,
   type ExploreSettings,
 } from '../../explore/run-explore.js';
-import { PaperError } from '../../reader/paper-error.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
 import { checkModelPdfReading } from '../../reader/read-paper-with-model.js';
 import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
-import { RunNotFoundError } from '../../runs/find-run.js';
 import type { ModelRouter } from '../../llm/router.js';
+import type { ModelCaller } from '../../llm/types.js';
+import type { ModelFlags } from '../../config/model-flags.js';
+import { callsBeforeResume } from '../../explore/experiments/calls-before-resume.js';
+import type { ExperimentSettings } from '../../explore/experiments/run-experiments.js';
+import type { RunHost } from '../../runs/run-host.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import type { Run } from '../../runs/run.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
-import { CodifyError } from '../../errors/index.js';
+import { reportError } from '../report-error.js';
+import { UsageError } from '../../errors/codify-error.js';
 
 interface ExploreCommandOptions {
   notes?: string;
@@ -184,159 +187,193 @@ export function registerExploreCommand(program: Command): void {
     .addOption(paperReaderOption())
     .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
-  addModelOptions(command).action(async (papers: string[], options: ExploreCommandOptions) => {
-    const renderer = createTerminalRenderer({ json: options.json ?? false });
-    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
-    if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
-      process.stderr.write(`${noSandboxWarning}\n`);
-    let exploration: Run | undefined;
-    // Ctrl-C or SIGTERM records the exploration as stopped and exits; --resume continues it
-    // (its experiments' implement runs, left killed, are resumed after their last step).
-    const interrupt = stopOnInterrupt('explore', {
-      endNow: (signal) => {
-        renderer.finish();
-        exploration?.close(
-          'stopped',
-          `interrupted by ${signal}; \`codify explore --resume ${exploration.id}\` continues it`,
-        );
-      },
-    });
-    try {
-      if (options.resume === undefined && papers.length === 0) {
-        throw new ExploreInputError(
-          'give at least one paper (codify explore PAPER…) or --resume RUN',
-        );
-      }
-      if (options.resume !== undefined && papers.length > 0) {
-        throw new ExploreInputError(
-          '--resume continues a run with its own papers; give no papers with it',
-        );
-      }
-      if ((options.run === undefined) !== (options.code === undefined)) {
-        throw new ExploreInputError(
-          '--run and --code go together: --run top:K --code DIR runs the K best ideas on the prototype code in DIR',
-        );
-      }
-      if (
-        options.literature === undefined &&
-        (options.literatureUrl !== undefined || options.literatureCache !== undefined)
-      ) {
-        throw new ExploreInputError(
-          '--literature-url and --literature-cache need --literature semantic-scholar|openalex|arxiv',
-        );
-      }
-      // Bad model flags or missing API keys stop the command before a run folder is made.
-      const config = loadModelSetup(flags);
-      if (options.paperReader === 'model') {
-        for (const paper of papers)
-          await checkModelPdfReading(paper, config.roles.planner.models[0]);
-      }
-      if (config.roles.judge.models.length === 0) {
-        throw new ExploreInputError(
-          'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
-        );
-      }
-      // A recording holds one session in call order, which experiments running side by side
-      // would interleave; so record and replay one experiment at a time.
-      const replays = Object.values(config.roles).some((role) =>
-        role.models.some((model) => model.startsWith('replay:')),
-      );
-      if (options.parallel > 1 && (config.record !== undefined || replays)) {
-        throw new ExploreInputError(
-          '--parallel runs experiments side by side, which a recording (--record) or a replay (replay:FILE) cannot follow: record and replay with --parallel 1',
-        );
-      }
-      // One caller for the exploration and its experiment runs, each call logged in the run
-      // that made it: a recording (--record) and a replay (replay:FILE) hold one session.
-      // With --parallel, each experiment run has its own caller.
-      let shared: ModelRouter | undefined;
-      const common = {
-        models: (run: Parameters<typeof createRunModelCaller>[1]) => {
-          if (shared === undefined) shared = createRunModelCaller(flags, run);
-          else if (options.parallel > 1) return createRunModelCaller(flags, run);
-          else shared.useRun(run);
-          return shared;
-        },
-        argv: process.argv.slice(2),
-        sinks: [renderer],
-        onRun: (run: Run) => {
-          exploration = run;
-        },
-        ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
-        ...(options.root === undefined ? {} : { runsRoot: options.root }),
-      };
-      let result: ExploreResult;
-      if (options.resume !== undefined) {
-        result = await resumeExplore(options.resume, {
-          ...common,
-          resumeParallel: options.parallel,
-        });
-      } else {
-        const settings: ExploreSettings = {
-          paperPaths: papers,
-          ideas: options.ideas,
-          reviewers: options.reviewers,
-          refineRounds: options.refineRounds,
-          budgetMinutes: options.budget,
-          gpu: options.gpu ?? false,
-          paperMaxChars: options.paperMaxChars,
-          ...(options.paperReader === 'model' ? { paperReader: 'model' as const } : {}),
-          ...(options.notes === undefined ? {} : { notesPath: options.notes }),
-          ...(options.related === undefined ? {} : { relatedPath: options.related }),
-          ...(options.run === undefined || options.code === undefined
-            ? {}
-            : {
-                experiments: {
-                  select: options.run,
-                  codeDir: options.code,
-                  sandbox: options.sandbox,
-                  gpu: options.gpu ?? false,
-                  ...(options.python === undefined ? {} : { python: options.python }),
-                  ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-                  ...(options.parallel > 1 ? { parallel: options.parallel } : {}),
-                  ...(options.retrieve === true
-                    ? {
-                        retrieve: {
-                          cacheDir: join(defaultLiteratureCache(), '..', 'hub'),
-                          ...(options.hubUrl === undefined ? {} : { baseUrl: options.hubUrl }),
-                        },
-                      }
-                    : {}),
-                },
-              }),
-          ...(options.literature === undefined
-            ? {}
-            : {
-                literature: {
-                  service: options.literature,
-                  ...(options.literatureUrl === undefined
-                    ? {}
-                    : { baseUrl: options.literatureUrl }),
-                  ...(options.literatureCache === undefined
-                    ? {}
-                    : { cacheDir: options.literatureCache }),
-                },
-              }),
-        };
-        result = await runExplore({ settings, ...common });
-      }
-      renderer.finish();
-      process.stdout.write(
-        options.json === true ? `${JSON.stringify(result.exploration)}\n` : `${summary(result)}\n`,
-      );
-      process.exitCode = 0;
-    } catch (error) {
-      renderer.finish();
-      process.stderr.write(
-        `codify explore: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      const usage =
-        error instanceof ExploreInputError ||
-        error instanceof PaperError ||
-        error instanceof RunNotFoundError;
-      process.exitCode = error instanceof CodifyError ? error.exitCode : usage ? 2 : 1;
-    } finally {
-      interrupt.dispose();
+  addModelOptions(command).action(exploreAction);
+}
+
+/** `codify explore PAPERS…` and `codify explore --resume RUN`, checked before a run exists. */
+async function exploreAction(papers: string[], options: ExploreCommandOptions): Promise<void> {
+  if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
+    process.stderr.write(`${noSandboxWarning}\n`);
+  const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+  await runExploreCommand(options, flags, async (host, models) => {
+    checkFlags(papers, options);
+    // Bad model flags or missing API keys stop the command before a run folder is made.
+    const config = loadModelSetup(flags);
+    if (options.paperReader === 'model') {
+      for (const paper of papers) await checkModelPdfReading(paper, config.roles.planner.models[0]);
     }
+    if (config.roles.judge.models.length === 0) {
+      throw new UsageError(
+        'no model is set for the judge, which reviews the ideas: pass --judge SPEC or --model SPEC',
+      );
+    }
+    // A recording holds one session in call order, which experiments running side by side
+    // would interleave; so record and replay one experiment at a time.
+    const replays = Object.values(config.roles).some((role) =>
+      role.models.some((model) => model.startsWith('replay:')),
+    );
+    if (options.parallel > 1 && (config.record !== undefined || replays)) {
+      throw new UsageError(
+        '--parallel runs experiments side by side, which a recording (--record) or a replay (replay:FILE) cannot follow: record and replay with --parallel 1',
+      );
+    }
+    return options.resume === undefined
+      ? runExplore({ settings: settingsFrom(papers, options), models, host })
+      : resumeExplore(options.resume, { models, host, resumeParallel: options.parallel });
   });
+}
+
+/** What `codify explore` and `codify resume` share when they run an exploration. */
+interface ExploreRunFlags {
+  interactive?: boolean;
+  root?: string;
+  json?: boolean;
+  parallel: number;
+}
+
+/**
+ * Runs an exploration for a command: the host (terminal, Ctrl-C and SIGTERM as a stop, the
+ * researcher with --interactive), the model callers, and the outcome: the summary or the
+ * exploration's JSON and exit 0; a stop's message and its exit code (130, 143), after which
+ * `codify resume RUN` continues the run; the error and exit 2 (input) or 1.
+ */
+async function runExploreCommand(
+  options: ExploreRunFlags,
+  flags: ModelFlags,
+  work: (host: RunHost, models: (run: Run) => ModelCaller) => Promise<ExploreResult>,
+): Promise<void> {
+  const renderer = createTerminalRenderer({ json: options.json ?? false });
+  const interrupt = stopOnInterrupt('explore');
+  let exploration: Run | undefined;
+  const host: RunHost = {
+    argv: process.argv.slice(2),
+    sinks: [renderer],
+    onRun: (run) => {
+      exploration = run;
+    },
+    signal: interrupt.signal,
+    ...(options.interactive === true ? { feedback: interactiveFeedback() } : {}),
+    ...(options.root === undefined ? {} : { runsRoot: options.root }),
+  };
+  try {
+    const result = await work(host, sharedModels(flags, options.parallel));
+    renderer.finish();
+    process.stdout.write(
+      options.json === true ? `${JSON.stringify(result.exploration)}\n` : `${summary(result)}\n`,
+    );
+    process.exitCode = 0;
+  } catch (error) {
+    renderer.finish();
+    reportError('explore', error, { runDir: exploration?.id });
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/**
+ * One caller for the exploration and its experiment runs, each call logged in the run that
+ * made it: a recording (--record) and a replay (replay:FILE) hold one session. With
+ * --parallel, each experiment run has its own caller.
+ */
+function sharedModels(flags: ModelFlags, parallel: number): (run: Run) => ModelCaller {
+  let shared: ModelRouter | undefined;
+  return (run) => {
+    // The exploration's run comes first; resumed, a replay continues after the calls of
+    // the session that the resume does not ask again.
+    if (shared === undefined) {
+      shared = createRunModelCaller(
+        flags,
+        run,
+        run.resumed ? callsBeforeResume(run.dir) : undefined,
+      );
+    } else if (parallel > 1) return createRunModelCaller(flags, run);
+    else shared.useRun(run);
+    return shared;
+  };
+}
+
+/** `codify resume RUN` for an exploration: as `codify explore --resume RUN`. */
+export async function resumeExplorationCommand(
+  reference: string,
+  options: { interactive?: boolean; root?: string; json?: boolean },
+  flags: ModelFlags,
+): Promise<void> {
+  await runExploreCommand({ ...options, parallel: 1 }, flags, (host, models) => {
+    loadModelSetup(flags);
+    return resumeExplore(reference, { models, host, resumeParallel: 1 });
+  });
+}
+
+function checkFlags(papers: string[], options: ExploreCommandOptions): void {
+  if (options.resume === undefined && papers.length === 0) {
+    throw new UsageError('give at least one paper (codify explore PAPER…) or --resume RUN');
+  }
+  if (options.resume !== undefined && papers.length > 0) {
+    throw new UsageError('--resume continues a run with its own papers; give no papers with it');
+  }
+  if ((options.run === undefined) !== (options.code === undefined)) {
+    throw new UsageError(
+      '--run and --code go together: --run top:K --code DIR runs the K best ideas on the prototype code in DIR',
+    );
+  }
+  if (
+    options.literature === undefined &&
+    (options.literatureUrl !== undefined || options.literatureCache !== undefined)
+  ) {
+    throw new UsageError(
+      '--literature-url and --literature-cache need --literature semantic-scholar|openalex|arxiv',
+    );
+  }
+}
+
+/** The exploration's settings from the command's papers and flags. */
+function settingsFrom(papers: string[], options: ExploreCommandOptions): ExploreSettings {
+  return {
+    paperPaths: papers,
+    ideas: options.ideas,
+    reviewers: options.reviewers,
+    refineRounds: options.refineRounds,
+    budgetMinutes: options.budget,
+    gpu: options.gpu ?? false,
+    paperMaxChars: options.paperMaxChars,
+    ...(options.paperReader === 'model' ? { paperReader: 'model' as const } : {}),
+    ...(options.notes === undefined ? {} : { notesPath: options.notes }),
+    ...(options.related === undefined ? {} : { relatedPath: options.related }),
+    ...(options.run === undefined || options.code === undefined
+      ? {}
+      : { experiments: experimentSettingsFrom(options.run, options.code, options) }),
+    ...(options.literature === undefined
+      ? {}
+      : {
+          literature: {
+            service: options.literature,
+            ...(options.literatureUrl === undefined ? {} : { baseUrl: options.literatureUrl }),
+            ...(options.literatureCache === undefined ? {} : { cacheDir: options.literatureCache }),
+          },
+        }),
+  };
+}
+
+function experimentSettingsFrom(
+  select: string,
+  codeDir: string,
+  options: ExploreCommandOptions,
+): ExperimentSettings {
+  return {
+    select,
+    codeDir,
+    sandbox: options.sandbox,
+    gpu: options.gpu ?? false,
+    ...(options.python === undefined ? {} : { python: options.python }),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.parallel > 1 ? { parallel: options.parallel } : {}),
+    ...(options.retrieve === true
+      ? {
+          retrieve: {
+            cacheDir: join(defaultLiteratureCache(), '..', 'hub'),
+            ...(options.hubUrl === undefined ? {} : { baseUrl: options.hubUrl }),
+          },
+        }
+      : {}),
+  };
 }

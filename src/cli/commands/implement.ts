@@ -7,7 +7,6 @@ import { reportError } from '../report-error.js';
 import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { CodifyError } from '../../errors/index.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { stopOnInterrupt } from '../interrupt.js';

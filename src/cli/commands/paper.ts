@@ -16,7 +16,6 @@ import { createTerminalRenderer, type TerminalRenderer } from '../render/termina
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
-import { CodifyError } from '../../errors/index.js';
 
 interface PaperCommandOptions {
   out?: string;

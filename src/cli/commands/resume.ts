@@ -12,6 +12,7 @@ import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
+import { resumeExplorationCommand } from './explore.js';
 import { positiveNumber, reportRun } from './implement.js';
 import { reportPaperRun } from './paper.js';
 
@@ -43,7 +44,7 @@ export function registerResumeCommand(program: Command): void {
   const command = program
     .command('resume')
     .description(
-      'continue an implement run after its last completed step, or a paper run after its last finished stage, when it was killed, stopped or failed',
+      'continue a run that was killed, stopped or failed: an implement run after its last completed step, a paper run or an exploration after its finished stages',
     )
     .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
     .option('--max-steps <n>', 'raise the step budget', positiveNumber('--max-steps', true))
@@ -54,8 +55,13 @@ export function registerResumeCommand(program: Command): void {
     .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
     .option('--json', 'print every event as one JSON line, then the result');
   addModelOptions(command).action(async (reference: string, options: ResumeCommandOptions) => {
-    const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    const mode = modeOf(reference, options.root);
+    if (mode === 'explore') {
+      await resumeExplorationCommand(reference, options, flags);
+      return;
+    }
+    const renderer = createTerminalRenderer({ json: options.json ?? false });
     const agent = {
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.maxMinutes === undefined ? {} : { maxMinutes: options.maxMinutes }),
@@ -63,7 +69,7 @@ export function registerResumeCommand(program: Command): void {
       ...(options.maxCost === undefined ? {} : { maxCostUsd: options.maxCost }),
       ...(options.interactive === undefined ? {} : { interactive: options.interactive }),
     };
-    if (modeOf(reference, options.root) === 'paper') {
+    if (mode === 'paper') {
       await reportPaperRun('resume', options, renderer, (host) => {
         // A paper run resumes with the settings it was started with; only models may change.
         if (Object.keys(agent).length > 0)

@@ -9,7 +9,7 @@ const runFile = (folder: string, idea: string) => join(folder, idea, 'run.json')
 export interface ExperimentRunReference {
   runId: string;
   runDir: string;
-  /** The run has ended (its result.json stands); otherwise it was cut off. */
+  /** The run has ended (its result.json stands); otherwise it was cut off or stopped. */
   ended: boolean;
 }
 
@@ -34,6 +34,8 @@ export function earlierExperimentRun(
     runDir: string;
   };
   if (!existsSync(join(runDir, 'events.jsonl'))) return undefined;
-  const ended = readEvents(runDir).events.some((event) => event.type === 'run-end');
+  const end = readEvents(runDir).events.findLast((event) => event.type === 'run-end');
+  // A stopped run is continued like a killed one.
+  const ended = end !== undefined && end.status !== 'stopped';
   return { runId, runDir, ended };
 }

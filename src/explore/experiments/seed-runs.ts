@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { throwIfStopped } from '../../errors/run-stopped.js';
 import type { Run } from '../../runs/run.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import { defaultLimits } from '../../sandbox/types.js';
@@ -54,6 +55,8 @@ export async function runSeeds(input: {
   sandbox: Sandbox;
   interpreter: string;
   gpu: boolean;
+  /** A stop cancels the seed in flight; no seeds.json is written for a stopped set. */
+  signal?: AbortSignal;
 }): Promise<SeedRun[]> {
   if (existsSync(input.file)) return JSON.parse(readFileSync(input.file, 'utf8')) as SeedRun[];
   const workspace = join(input.runDir, 'workspace');
@@ -77,7 +80,9 @@ export async function runSeeds(input: {
       gpu: input.gpu,
       trace: false,
       outputPath,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
+    throwIfStopped(input.signal);
     input.run.emit({
       type: 'execution-end',
       script: relative(input.run.dir, join(workspace, input.script)),

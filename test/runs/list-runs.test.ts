@@ -91,6 +91,7 @@ describe('listRuns', () => {
       llmCalls: 2,
       inputTokens: 3000,
       outputTokens: 100,
+      cachedInputTokens: 0,
       costUsd: 0.5,
       unpricedCalls: 1,
     });

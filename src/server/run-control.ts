@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodifyEvent } from '../runs/events.js';
 import { summarizeRun } from '../runs/list-runs.js';
+import { isRecordedProcessAlive } from '../runs/process-identity.js';
 import { readFirstEvent } from '../runs/read-first-event.js';
 import { listRunIds } from '../runs/run-folders.js';
 import { readEvents } from '../runs/read-events.js';
@@ -114,6 +115,14 @@ export function stopRun(runDirectory: string): { pid: number } {
   }
   if (start.pid === process.pid) {
     throw new HttpError(409, 'the run is written by this server process itself; it cannot stop it');
+  }
+  // Checked again just before the signal: a pid freed by the run and taken by another
+  // process must never receive it.
+  if (!isRecordedProcessAlive(start)) {
+    throw new HttpError(
+      409,
+      `process ${start.pid} is no longer the run's codify (it ended; the pid may now be another process's); nothing was signalled`,
+    );
   }
   try {
     process.kill(start.pid, 'SIGTERM');

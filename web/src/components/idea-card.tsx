@@ -1,7 +1,7 @@
 import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
 import { runHref } from '../use-route.js';
-import { measured } from '../model/experiment-result.js';
+import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
 /** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
 export function IdeaCardView({
@@ -27,8 +27,13 @@ export function IdeaCardView({
         </span>
       </header>
       {experiment !== undefined ? (
-        <p className={`idea-result ${experiment.status}`}>
+        <p
+          className={`idea-result ${experiment.status} verdict-${experimentFigure(experiment).verdict}`}
+        >
           Experiment {experiment.status}: {measured(experiment)}
+          {experiment.status === 'ran' ? (
+            <b className="verdict"> · {verdictText[experimentFigure(experiment).verdict]}</b>
+          ) : null}
           {experiment.runId !== undefined ? (
             <>
               {' '}

@@ -152,6 +152,11 @@ function Edits({ runId, filesRevision }: Pick<RunViewProps, 'runId' | 'filesRevi
         </label>
       </div>
       {error !== undefined ? <p className="error">{error}</p> : null}
+      {(data?.skipped ?? []).map((skipped) => (
+        <p key={`${skipped.path}-${skipped.version}`} className="warning skipped-version">
+          {skipped.path} version {skipped.version} is not shown: {skipped.reason}
+        </p>
+      ))}
       {edits.map((edit) => (
         <article
           key={`${edit.path}-${edit.version}`}

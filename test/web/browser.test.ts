@@ -245,6 +245,12 @@ describe('codify ui in Chromium', () => {
     await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('live');
     await shoot(page, 'started-run');
     await page.click('.run-controls button:has-text("Stop")');
+    // Asked once more before the process is ended; Cancel keeps it running.
+    await page.click('.confirm-stop button:has-text("Cancel")');
+    expect(await page.locator('.run-facts .status').textContent()).toBe('live');
+    await page.click('.run-controls button:has-text("Stop")');
+    await shoot(page, 'confirm-stop');
+    await page.click('.confirm-stop button:has-text("Yes, stop it")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
       .toBe('stopped');
@@ -257,6 +263,7 @@ describe('codify ui in Chromium', () => {
     );
     expect(starts).toBe(2);
     await page.click('.run-controls button:has-text("Stop")');
+    await page.click('.confirm-stop button:has-text("Yes, stop it")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
       .toBe('stopped');

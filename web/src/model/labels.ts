@@ -20,8 +20,7 @@ export function noveltyLine(check: NoveltyCheck): { verdict: string; detail: str
     check.closest === undefined
       ? ''
       : ` · closest of ${check.compared}: “${check.closest.title}” (similarity ${check.closest.similarity.toFixed(2)})`;
-  const reasonRepeats =
-    check.closest !== undefined && check.reason.includes(check.closest.title);
+  const reasonRepeats = check.closest !== undefined && check.reason.includes(check.closest.title);
   return {
     verdict: check.verdict,
     detail: `${closest}${reasonRepeats || check.reason === '' ? '' : ` — ${check.reason}`}`,

@@ -180,44 +180,46 @@ function Experiments({ experiments }: { experiments?: ExperimentRecord[] }) {
           }))}
         />
       ) : null}
-      <table className="experiments-table">
-        <thead>
-          <tr>
-            <th>idea</th>
-            <th>judge</th>
-            <th>status</th>
-            <th>measured</th>
-            <th>run</th>
-          </tr>
-        </thead>
-        <tbody>
-          {experiments.map((record) => (
-            <tr key={record.idea} data-idea={record.idea}>
-              <td>
-                <b>{record.idea}</b> {record.title}
-              </td>
-              <td>{record.judgeScore?.toFixed(2) ?? '–'}</td>
-              <td>
-                {record.status}
-                <div className="muted">{record.reason}</div>
-              </td>
-              <td className={`measured verdict-${experimentFigure(record).verdict}`}>
-                {measured(record)}
-                {record.status === 'ran' ? (
-                  <div className="verdict">{verdictText[experimentFigure(record).verdict]}</div>
-                ) : null}
-              </td>
-              <td>
-                {record.runId !== undefined ? (
-                  <a href={runHref(record.runId)}>{record.runId}</a>
-                ) : (
-                  '–'
-                )}
-              </td>
+      <div className="table-scroll">
+        <table className="experiments-table">
+          <thead>
+            <tr>
+              <th>idea</th>
+              <th>judge</th>
+              <th>status</th>
+              <th>measured</th>
+              <th>run</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {experiments.map((record) => (
+              <tr key={record.idea} data-idea={record.idea}>
+                <td>
+                  <b>{record.idea}</b> {record.title}
+                </td>
+                <td>{record.judgeScore?.toFixed(2) ?? '–'}</td>
+                <td>
+                  {record.status}
+                  <div className="muted">{record.reason}</div>
+                </td>
+                <td className={`measured verdict-${experimentFigure(record).verdict}`}>
+                  {measured(record)}
+                  {record.status === 'ran' ? (
+                    <div className="verdict">{verdictText[experimentFigure(record).verdict]}</div>
+                  ) : null}
+                </td>
+                <td>
+                  {record.runId !== undefined ? (
+                    <a href={runHref(record.runId)}>{record.runId}</a>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -97,11 +97,14 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
+const mathQuote = 'mixing weights $\\lambda \\sim \\mathrm{Beta}(\\alpha, \\alpha)$ with';
+
 /** What a model could write into a design: an image tag, and CSS that loads a URL. */
 function injectIntoDesign(planPath: string): void {
   const plan = JSON.parse(readFileSync(planPath, 'utf8')) as {
     architecture: { classDiagram: string };
     logic: { sharedKnowledge: string };
+    config: { entries: { evidence: string }[] };
   };
   const at = (what: string) => `http://127.0.0.1:${foreignPort}/${what}`;
   plan.architecture.classDiagram = [
@@ -111,7 +114,10 @@ function injectIntoDesign(planPath: string): void {
       `classDiagram\n    note "<img src='${at('note-img')}'>"`,
     ),
     `    style SplitData fill:url(${at('style-fill')})`,
+    '    SplitData : +__init__(self, seed)',
   ].join('\n');
+  const [entry] = plan.config.entries;
+  if (entry !== undefined) entry.evidence = `${mathQuote} ${entry.evidence}`;
   plan.logic.sharedKnowledge = `<img src="${at('field-img')}"> ${plan.logic.sharedKnowledge}`;
   writeFileSync(planPath, JSON.stringify(plan, null, 2));
 }
@@ -179,7 +185,24 @@ describe('the content policy in Chromium', () => {
       [],
     );
     expect(foreignRequests).toEqual([]);
+    // Python's __init__ is drawn as written, not as a bold "init".
+    expect(await page.locator('.mermaid-svg').first().textContent()).toContain(
+      '__init__(self, seed)',
+    );
     await page.screenshot({ path: join(screenshots, 'paper-design-injected.png') });
+    // Config quotes: LaTeX drawn by the bundled KaTeX (its fonts from this server only).
+    await page.click('a[role="tab"]:has-text("Config")');
+    const quote = page.locator('td.quote').first();
+    await expect.poll(() => quote.locator('.katex').count()).toBe(1);
+    expect(await quote.locator('.katex-mathml annotation').textContent()).toBe(
+      '\\lambda \\sim \\mathrm{Beta}(\\alpha, \\alpha)',
+    );
+    expect(await quote.textContent()).not.toContain('$');
+    await page.waitForTimeout(300);
+    expect(requested.filter((url) => !url.startsWith(`http://127.0.0.1:${first.port}/`))).toEqual(
+      [],
+    );
+    await page.screenshot({ path: join(screenshots, 'paper-config-katex.png') });
     await page.close();
   });
 });

@@ -495,7 +495,7 @@ async function explore(
         : `over the baseline, mean of ${measured.metric.seeds.runs.length} seeds`;
     run.close(
       'completed',
-      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} ${over})`}`,
+      `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${measured === undefined || improvement === null ? '' : `; best measured: ${measured.idea} (${measured.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${Number(improvement.toPrecision(4))} ${over})`}`,
       {
         ideas: ideasJson,
         report: report ?? ideasMarkdown,

@@ -2,7 +2,15 @@
 // folder) has tampered with: symbolic links where files should be, and a run-start whose pid
 // now belongs to an unrelated process. Real server, real HTTP, real processes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +108,32 @@ describe('symbolic links in a run folder', () => {
       { path: 'main.py', version: 1, reason: expect.stringContaining('symbolic link') as string },
     ]);
     expect(response.body).not.toContain('SECRET LINE');
+    rmSync(run.dir, { recursive: true });
+  });
+});
+
+describe('a linked feedback folder', () => {
+  it('is neither read nor answered into', async () => {
+    const run = await writeImplementRun(root, 'linked feedback');
+    const elsewhere = join(base, 'elsewhere-feedback');
+    mkdirSync(elsewhere);
+    writeFileSync(
+      join(elsewhere, 'step-1.request.json'),
+      JSON.stringify({ id: 'step-1', kind: 'approve', title: 'SECRET LINE', body: '' }),
+    );
+    symlinkSync(elsewhere, join(run.dir, 'feedback'));
+    const list = await get(`/api/runs/${run.id}/feedback`);
+    expect(list.status).toBe(403);
+    expect(list.body).not.toContain('SECRET LINE');
+    const answer = await rawGet(
+      ui.port,
+      `/api/runs/${run.id}/feedback/step-1`,
+      { ...auth, 'content-type': 'application/json' },
+      'POST',
+    );
+    expect(answer.status).toBe(403);
+    expect(readdirSync(elsewhere)).toEqual(['step-1.request.json']);
+    run.close('stopped');
     rmSync(run.dir, { recursive: true });
   });
 });

@@ -7,6 +7,7 @@ import { fullEditReason } from '../../web/src/model/edit-reason.js';
 import { labelOf, noveltyLine } from '../../web/src/model/labels.js';
 import { followsLog, runTotals, totalsFacts } from '../../web/src/model/run-header.js';
 import { stepsOf } from '../../web/src/model/run-steps.js';
+import { stepsUnderStatus } from '../../web/src/model/step-status.js';
 
 function log(bodies: CodifyEventBody[]): CodifyEvent[] {
   return bodies.map((body, index) => ({
@@ -111,6 +112,25 @@ describe('a step the run ended during', () => {
     expect(steps.map((step) => [step.ended, step.cutShort])).toEqual([
       [true, undefined],
       [false, 'stopped'],
+    ]);
+  });
+
+  it('is cut short when the process died without an end (killed), and only then', () => {
+    const steps = stepsOf(
+      log([
+        start,
+        { type: 'step-start', step: 1 },
+        { type: 'step-end', step: 1, action: 'List Files' },
+        { type: 'step-start', step: 2 },
+      ]),
+    );
+    expect(stepsUnderStatus(steps, 'killed').map((step) => step.cutShort)).toEqual([
+      undefined,
+      'killed',
+    ]);
+    expect(stepsUnderStatus(steps, 'running').map((step) => step.cutShort)).toEqual([
+      undefined,
+      undefined,
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,37 @@ describe('what the run page shows', () => {
     expect(await page.locator('.run-facts .stream').count()).toBe(0);
     expect(await facts(page)).toEqual(['0 steps', '0 model calls', '0 tokens', '$0']);
     await page.screenshot({ path: join(screenshots, 'implement-stopped.png') });
+    await page.close();
+  });
+
+  it("a killed run's last step (its process gone, no end written) is not in progress", async () => {
+    // The run-start names this very process, but a start it never had: another process.
+    const id = '20260101-000000-killed-mid-step-abcdef';
+    const directory = join(base, 'runs', id);
+    mkdirSync(directory);
+    const lines = [
+      {
+        type: 'run-start',
+        runId: id,
+        mode: 'implement',
+        name: 'killed mid-step',
+        argv: [],
+        models: {},
+        pid: process.pid,
+        processStart: '1',
+        host: hostname(),
+      },
+      { type: 'step-start', step: 1 },
+    ].map((body, index) =>
+      JSON.stringify({ seq: index + 1, time: new Date().toISOString(), ...body }),
+    );
+    writeFileSync(join(directory, 'events.jsonl'), `${lines.join('\n')}\n`);
+    const page = await openRun(id);
+    await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('killed');
+    await expect
+      .poll(() => page.locator('.step-card .step-cut-short').textContent())
+      .toBe('killed before the step ended');
+    expect(await page.locator('.step-card').textContent()).not.toContain('in progress');
     await page.close();
   });
 

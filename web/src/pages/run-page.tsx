@@ -71,7 +71,14 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
       {ended?.reason !== undefined ? <p className="run-reason">{ended.reason}</p> : null}
       {error !== undefined && events.length === 0 ? <p className="error">{error}</p> : null}
       <FeedbackRequests runId={runId} events={events} live={status === 'running'} />
-      <View runId={runId} mode={mode} events={events} tab={tab} filesRevision={filesRevision} />
+      <View
+        runId={runId}
+        mode={mode}
+        events={events}
+        tab={tab}
+        filesRevision={filesRevision}
+        status={status}
+      />
     </section>
   );
 }

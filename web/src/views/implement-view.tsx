@@ -13,14 +13,15 @@ import { fullEditReason } from '../model/edit-reason.js';
 import { modelCallsOf } from '../model/model-calls.js';
 import { currentPlan, metricSeries, starterMetric, stepsOf } from '../model/run-steps.js';
 import { relativeToRun } from '../model/run-stages.js';
+import { stepsUnderStatus } from '../model/step-status.js';
 import { useFetched } from '../use-json.js';
 import type { RunViewProps } from './run-view-props.js';
 import { StepTimeline } from './step-timeline.js';
 
 /** An implement run: steps, plan and log, edits, executions with traces, model calls, files. */
-export function ImplementView({ runId, events, tab, filesRevision }: RunViewProps) {
+export function ImplementView({ runId, events, tab, filesRevision, status }: RunViewProps) {
   const active = tab ?? 'timeline';
-  const steps = useMemo(() => stepsOf(events), [events]);
+  const steps = useMemo(() => stepsUnderStatus(stepsOf(events), status), [events, status]);
   const calls = useMemo(() => modelCallsOf(events), [events]);
   const executions = events.filter((event) => event.type === 'execution-end');
   const { data: settings } = useFetched<{ agent?: BudgetLimits }>(

@@ -30,7 +30,7 @@ export function closeExploration(
   const reusedCalls = scope.reusedCalls();
   return {
     status: 'completed',
-    reason: `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${top === undefined || improvement === null ? '' : `; best measured: ${top.idea} (${top.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${improvement} ${over})`}`,
+    reason: `${ranked.length} ideas${best === undefined ? '' : `; best by the judge: ${best.id} "${best.card.title}" (${best.score.toFixed(2)})`}${top === undefined || improvement === null ? '' : `; best measured: ${top.idea} (${top.metric?.name ?? ''} ${improvement >= 0 ? '+' : ''}${Number(improvement.toPrecision(4))} ${over})`}`,
     result: {
       ideas: files.ideasJson,
       report: measured?.report ?? files.ideasMarkdown,

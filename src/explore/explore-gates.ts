@@ -82,6 +82,7 @@ export async function pickExperiments(
       id: idea.id,
       label: `${idea.card.title} (judge ${idea.score.toFixed(2)})`,
     })),
+    proposed: chosen.map((idea) => idea.id),
   });
   return answer?.decision === 'pick' ? answer.picked.join(',') : undefined;
 }

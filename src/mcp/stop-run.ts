@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { EventOf } from '../runs/events.js';
+import { isRecordedProcessAlive } from '../runs/process-identity.js';
 import { readEvents } from '../runs/read-events.js';
 
 export interface StoppedRun {
@@ -18,7 +19,10 @@ export const alive = (pid: number): boolean => {
   }
 };
 
-/** The process recording the run now, or why there is none to stop. */
+/**
+ * The process recording the run now, or why there is none to stop. A pid now held by another
+ * process (its start differs from the one the run recorded) counts as none.
+ */
 export function runningProcess(runDir: string): number {
   const { events } = readEvents(runDir);
   let start: EventOf<'run-start'> | undefined;
@@ -41,7 +45,7 @@ export function runningProcess(runDir: string): number {
       `the run is recorded by process ${start.pid} on ${start.host ?? 'another host'}; stop it there`,
     );
   }
-  if (!alive(start.pid)) {
+  if (!isRecordedProcessAlive(start)) {
     throw new Error(
       'the run is not running (killed); continue it with resume_run or codify resume',
     );

@@ -22,6 +22,8 @@ export type CodifyEventBody =
       resumedFrom?: number;
       /** The writing process, so a run index can tell a live run from a killed one. */
       pid?: number;
+      /** The process's start (src/runs/process-identity.ts), so a reused pid is not taken for it. */
+      processStart?: string;
       host?: string;
     }
   | {

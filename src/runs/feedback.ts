@@ -29,6 +29,8 @@ export interface FeedbackRequest {
   body: string;
   /** For `pick`: the choices. */
   options?: { id: string; label: string }[];
+  /** For `pick`: the options proposed (what `approve` keeps), which a form starts with. */
+  proposed?: string[];
   /** For `answer`: the questions, in order. */
   questions?: string[];
   /** For `edit`: the text to edit. */

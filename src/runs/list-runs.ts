@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { eventLogPath } from './event-log-file.js';
 import type { CodifyEvent, EventOf, RunMode, RunStatus, RunTotals } from './events.js';
 import { parseEventLine, parseEventLines } from './parse-event-lines.js';
+import { isRecordedProcessAlive } from './process-identity.js';
 import { readFirstEventFrom } from './read-first-event.js';
 import { listRunIds } from './run-folders.js';
 import { totalsOf } from './run-totals.js';
@@ -129,20 +130,10 @@ function liveness(
   options: ListRunsOptions,
 ): 'running' | 'killed' {
   if (start.pid !== undefined && start.host === hostname()) {
-    return processAlive(start.pid) ? 'running' : 'killed';
+    return isRecordedProcessAlive(start) ? 'running' : 'killed';
   }
   const quietMs = (options.now ?? Date.now()) - modifiedMs;
   return quietMs > (options.quietMsForOtherHosts ?? 30 * 60_000) ? 'killed' : 'running';
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The last complete line, if it fits in the tail chunk; undefined sends the caller to a full read. */

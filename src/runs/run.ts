@@ -1,6 +1,7 @@
 import { InputError } from '../errors/codify-error.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { processStartTicks } from './process-identity.js';
 import { basename, join } from 'node:path';
 import type { RoleName } from '../llm/types.js';
 import type { RunContext } from './context.js';
@@ -84,6 +85,7 @@ export function createRun(options: CreateRunOptions): Run {
     ...(options.task === undefined ? {} : { task: options.task }),
     cwd: process.cwd(),
     pid: process.pid,
+    ...ownProcessStart(),
     host: hostname(),
   });
   return run;
@@ -125,6 +127,7 @@ export function openRun(dirOrId: string, options: OpenRunOptions = {}): Run {
     ...(start.task === undefined ? {} : { task: start.task }),
     resumedFrom: lastSeq,
     pid: process.pid,
+    ...ownProcessStart(),
     host: hostname(),
   });
   if (droppedBytes > 0) {
@@ -213,4 +216,10 @@ class RecordedRun implements Run {
   get closed(): boolean {
     return this.writer.closed;
   }
+}
+
+/** This process's start, recorded beside its pid (absent where there is no /proc). */
+function ownProcessStart(): { processStart?: string } {
+  const start = processStartTicks(process.pid);
+  return start === undefined ? {} : { processStart: start };
 }

@@ -1,17 +1,18 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** The cookie the browser keeps the token in, once it has opened the printed URL. */
-export const tokenCookieName = 'codify-ui-token';
-
 /** A fresh random token, as Jupyter prints one: 48 hex characters. */
 export function createAccessToken(): string {
   return randomBytes(24).toString('hex');
 }
 
 /**
- * Where a request may carry the token: `Authorization: token T` or `Bearer T`, the cookie set
- * when the URL was first opened, or `?token=T` (the printed URL itself).
+ * Where a request may carry the token: `Authorization: token T` or `Bearer T` (the page's own
+ * requests, and programs), or `?token=T` (the printed URL, and the page's event streams and
+ * file links, which cannot set a header). Never a cookie: browsers send a cookie of 127.0.0.1
+ * to every port of it, so any other local server the browser opens would receive the token,
+ * and a second `codify ui` would overwrite it. The page keeps the token in its origin's
+ * storage instead, which is scoped by port (see web/src/access-token.ts).
  */
 export function tokenOfRequest(request: IncomingMessage, url: URL): string | undefined {
   const header = request.headers.authorization;
@@ -21,7 +22,7 @@ export function tokenOfRequest(request: IncomingMessage, url: URL): string | und
   }
   const fromQuery = url.searchParams.get('token');
   if (fromQuery !== null && fromQuery !== '') return fromQuery;
-  return cookieValue(request.headers.cookie, tokenCookieName);
+  return undefined;
 }
 
 /** Compares in constant time, so the token cannot be guessed a character at a time. */
@@ -30,14 +31,4 @@ export function tokenMatches(given: string | undefined, expected: string): boole
   const left = Buffer.from(given);
   const right = Buffer.from(expected);
   return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator === -1) continue;
-    if (part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return undefined;
 }

@@ -49,6 +49,15 @@ export interface FileEdit {
 /** GET /api/runs/:id/edits */
 export interface RunEdits {
   edits: FileEdit[];
+  /** Versions that could not be shown (a symbolic link, an unreadable file), each with why. */
+  skipped: SkippedVersion[];
+}
+
+/** A saved version left out of the Edits tab, and why. */
+export interface SkippedVersion {
+  path: string;
+  version: number;
+  reason: string;
 }
 
 /** A line of an execution trace (`python -m trace` .cover file). */

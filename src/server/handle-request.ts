@@ -1,16 +1,17 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname } from 'node:path';
-import { listRuns, summarizeRun, type RunSummary } from '../runs/list-runs.js';
+import { extname, join } from 'node:path';
+import { summarizeRun, type RunSummary } from '../runs/list-runs.js';
 import { readEvents } from '../runs/read-events.js';
-import { tokenCookieName, tokenMatches, tokenOfRequest } from './access-token.js';
+import { tokenMatches, tokenOfRequest } from './access-token.js';
+import { appContentPolicy, runFileContentPolicy } from './content-policy.js';
 import type { RunDetail, RunListEntry } from './api-types.js';
 import { streamRunEvents } from './event-stream.js';
 import { HttpError } from './http-error.js';
 import { readRunEdits } from './run-edits.js';
 import { listRunFiles } from './run-files.js';
 import { runOutcome } from './run-outcome.js';
-import { regularFileInRun, runDirectoryOf } from './run-paths.js';
+import { hasPlainEventLog, readRunFile, runDirectoryOf } from './run-paths.js';
+import { listRunIds } from '../runs/run-folders.js';
 import { listFeedback, unansweredRequests } from './run-feedback.js';
 import { readRunTraces } from './run-traces.js';
 import { serveAppFile } from './static-files.js';
@@ -33,7 +34,11 @@ const imageTypes: Record<string, string> = {
   '.gif': 'image/gif',
 };
 
-/** Every request: the token first, then the API or the app. */
+/**
+ * Every request. The app itself (index.html and its built assets: the same public files for
+ * everyone, no run data) is served without the token; everything under /api needs it.
+ * Every response carries the app's content policy (only its own origin).
+ */
 export async function handleRequest(
   context: RequestContext,
   request: IncomingMessage,
@@ -41,10 +46,18 @@ export async function handleRequest(
 ): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const isApi = url.pathname.startsWith('/api/');
+  response.setHeader('content-security-policy', appContentPolicy);
+  response.setHeader('x-content-type-options', 'nosniff');
+  response.setHeader('referrer-policy', 'no-referrer');
   try {
     const method = request.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && isApi)) {
       throw new HttpError(405, `${method} is not supported here`);
+    }
+    if (!isApi) {
+      // The page reads ?token= from its address, keeps it, and drops it from the address bar.
+      serveAppFile(context.appDirectory, decodePath(url.pathname), response);
+      return;
     }
     const given = tokenOfRequest(request, url);
     if (!tokenMatches(given, context.token)) {
@@ -54,23 +67,6 @@ export async function handleRequest(
           ? 'this server needs its access token: open the URL that `codify ui` printed (it ends in ?token=…), or send `Authorization: token …`'
           : 'wrong access token: open the URL that `codify ui` printed',
       );
-    }
-    if (url.searchParams.has('token')) {
-      // Keep the token in a cookie the page's own requests carry, then drop it from the address bar.
-      response.setHeader(
-        'set-cookie',
-        `${tokenCookieName}=${context.token}; Path=/; HttpOnly; SameSite=Strict`,
-      );
-      if (!isApi) {
-        url.searchParams.delete('token');
-        response.writeHead(303, { location: `${url.pathname}${url.search}` });
-        response.end();
-        return;
-      }
-    }
-    if (!isApi) {
-      serveAppFile(context.appDirectory, decodePath(url.pathname), response);
-      return;
     }
     // Segment by segment, so a nested run's id (`eval-x/runs/…/RUN`, sent as one segment
     // with %2F) stays one part; each part is checked where it is used.
@@ -98,7 +94,7 @@ async function handleApi(
     throw new HttpError(404, `no API route ${pathname}; see GET /api/runs`);
   }
   if (parts.length === 2) {
-    sendJson(response, listRuns(context.root).reverse().map(listEntry));
+    sendJson(response, listPlainRuns(context.root).map(listEntry));
     return;
   }
   const directory = runDirectoryOf(context.root, parts[2] ?? '');
@@ -135,6 +131,21 @@ async function handleApi(
   }
 }
 
+/**
+ * Every run under the root, newest first, except one whose events.jsonl is a symbolic link
+ * (never followed, so never summarized). Run folders that are links are not listed either.
+ */
+function listPlainRuns(root: string): RunSummary[] {
+  return listRunIds(root)
+    .map((id) => join(root, id))
+    .filter(hasPlainEventLog)
+    .map((directory) => summarizeRun(directory))
+    .sort(
+      (left, right) =>
+        Date.parse(right.startedAt) - Date.parse(left.startedAt) || right.id.localeCompare(left.id),
+    );
+}
+
 function listEntry(summary: RunSummary): RunListEntry {
   const entry: Partial<RunSummary> = { ...summary };
   delete entry.dir;
@@ -152,14 +163,13 @@ function listEntry(summary: RunSummary): RunListEntry {
  * its code: they must never run as a page of this origin, hence the sandbox policy.
  */
 function sendRunFile(response: ServerResponse, directory: string, path: string): void {
-  const real = regularFileInRun(directory, path);
+  const bytes = readRunFile(directory, path);
   response.writeHead(200, {
-    'content-type': imageTypes[extname(real).toLowerCase()] ?? 'text/plain; charset=utf-8',
-    'content-security-policy': "sandbox; default-src 'none'",
-    'x-content-type-options': 'nosniff',
+    'content-type': imageTypes[extname(path).toLowerCase()] ?? 'text/plain; charset=utf-8',
+    'content-security-policy': runFileContentPolicy,
     'cache-control': 'no-cache',
   });
-  response.end(readFileSync(real));
+  response.end(bytes);
 }
 
 function decodePath(pathname: string): string {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CodifyEvent } from '../runs/events.js';
 import { summarizeRun } from '../runs/list-runs.js';
+import { isRecordedProcessAlive } from '../runs/process-identity.js';
 import { readFirstEvent } from '../runs/read-first-event.js';
 import { listRunIds } from '../runs/run-folders.js';
 import { readEvents } from '../runs/read-events.js';
@@ -115,6 +116,14 @@ export function stopRun(runDirectory: string): { pid: number } {
   if (start.pid === process.pid) {
     throw new HttpError(409, 'the run is written by this server process itself; it cannot stop it');
   }
+  // Checked again just before the signal: a pid freed by the run and taken by another
+  // process must never receive it.
+  if (!isRecordedProcessAlive(start)) {
+    throw new HttpError(
+      409,
+      `process ${start.pid} is no longer the run's codify (it ended; the pid may now be another process's); nothing was signalled`,
+    );
+  }
   try {
     process.kill(start.pid, 'SIGTERM');
   } catch (error) {
@@ -123,11 +132,14 @@ export function stopRun(runDirectory: string): { pid: number } {
   return { pid: start.pid };
 }
 
-/** Which runs `codify resume` can continue: implement and paper runs that ended without finishing. */
+/** Which runs `codify resume` can continue: implement, paper and explore runs that ended without finishing. */
 export function assertResumable(runDirectory: string): void {
   const summary = summarizeRun(runDirectory);
-  if (summary.mode !== 'implement' && summary.mode !== 'paper') {
-    throw new HttpError(409, `only implement and paper runs resume; this is a ${summary.mode} run`);
+  if (summary.mode !== 'implement' && summary.mode !== 'paper' && summary.mode !== 'explore') {
+    throw new HttpError(
+      409,
+      `implement, paper and explore runs resume (an evaluation continues with the same codify eval); this is a ${summary.mode} run`,
+    );
   }
   if (summary.status === 'running' || summary.status === 'completed') {
     throw new HttpError(

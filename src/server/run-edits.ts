@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { diffStatistics, unifiedDiff } from '../workspace/unified-diff.js';
-import type { FileEdit, RunEdits } from './api-types.js';
+import type { FileEdit, RunEdits, SkippedVersion } from './api-types.js';
 import { HttpError } from './http-error.js';
-import { fileInRun } from './run-paths.js';
+import { readRunFile } from './run-paths.js';
 
 interface StoredVersion {
   version: number;
@@ -16,23 +14,38 @@ interface StoredVersion {
 
 /**
  * Every version the agent saved of every file (versions.json and versions/<path>/<n>), each
- * with its diff from the version before it, oldest first per file.
+ * with its diff from the version before it, oldest first per file. A version that cannot be
+ * read (a symbolic link, which is never followed, or any other refusal) is skipped and listed
+ * with its reason, so one bad entry does not hide every other edit.
  */
 export function readRunEdits(runDirectory: string): RunEdits {
-  const indexPath = join(runDirectory, 'versions.json');
-  if (!existsSync(indexPath)) return { edits: [] };
+  let indexText: string;
+  try {
+    indexText = readRunFile(runDirectory, 'versions.json').toString('utf8');
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return { edits: [], skipped: [] };
+    throw error;
+  }
   let index: Record<string, StoredVersion[]>;
   try {
-    index = JSON.parse(readFileSync(indexPath, 'utf8')) as Record<string, StoredVersion[]>;
+    index = JSON.parse(indexText) as Record<string, StoredVersion[]>;
   } catch (error) {
     throw new HttpError(500, `versions.json is unreadable: ${String(error)}`);
   }
   const edits: FileEdit[] = [];
+  const skipped: SkippedVersion[] = [];
   for (const [path, versions] of Object.entries(index)) {
     if (!Array.isArray(versions)) continue;
     let previous = '';
     for (const entry of [...versions].sort((left, right) => left.version - right.version)) {
-      const content = entry.absent === true ? '' : readVersion(runDirectory, path, entry.version);
+      let content: string;
+      try {
+        content = entry.absent === true ? '' : readVersion(runDirectory, path, entry.version);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        skipped.push({ path, version: entry.version, reason: error.message });
+        continue;
+      }
       const diff = entry.version === 0 ? '' : unifiedDiff(path, path, previous, content);
       edits.push({
         path,
@@ -47,12 +60,12 @@ export function readRunEdits(runDirectory: string): RunEdits {
       if (entry.undone !== true) previous = content;
     }
   }
-  return { edits: edits.sort((left, right) => left.time.localeCompare(right.time)) };
+  return { edits: edits.sort((left, right) => left.time.localeCompare(right.time)), skipped };
 }
 
 function readVersion(runDirectory: string, path: string, version: number): string {
   try {
-    return readFileSync(fileInRun(runDirectory, `versions/${path}/${version}`), 'utf8');
+    return readRunFile(runDirectory, `versions/${path}/${version}`).toString('utf8');
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return '';
     throw error;

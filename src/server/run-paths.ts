@@ -1,5 +1,5 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { eventLogPath } from '../runs/event-log-file.js';
 import { HttpError } from './http-error.js';
 
@@ -11,7 +11,8 @@ const maxDepth = 8;
 /**
  * The folder of a run named by its id, holding events.jsonl: a child of the root, or a run
  * nested in another run's folder (an evaluation's runs), named by its path from the root
- * (`eval-x/runs/…/RUN`). Every segment must be a plain name; the real path stays inside.
+ * (`eval-x/runs/…/RUN`). Every segment must be a plain name, and neither a folder on the way
+ * nor events.jsonl may be a symbolic link (sandboxed code can make links in a run folder).
  */
 export function runDirectoryOf(root: string, id: string): string {
   const segments = id.split('/');
@@ -25,17 +26,33 @@ export function runDirectoryOf(root: string, id: string): string {
     );
   }
   const directory = join(root, id);
-  if (!existsSync(eventLogPath(directory))) {
-    throw new HttpError(404, `no run "${id}" in ${root}`);
+  const kind = entryKind(root, [...segments, 'events.jsonl']);
+  if (kind === 'missing') throw new HttpError(404, `no run "${id}" in ${root}`);
+  if (kind === 'link') {
+    throw new HttpError(
+      403,
+      `"${id}" or its events.jsonl is a symbolic link, which is not followed`,
+    );
   }
-  assertInside(root, directory, id);
+  if (kind !== 'file') throw new HttpError(404, `no run "${id}" in ${root}`);
   return directory;
 }
 
+/** Whether a run folder's event log is a plain file reached without a symbolic link. */
+export function hasPlainEventLog(runDirectory: string): boolean {
+  try {
+    return (
+      !lstatSync(runDirectory).isSymbolicLink() && lstatSync(eventLogPath(runDirectory)).isFile()
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The real path of a file inside a run folder, from a path relative to it. Absolute paths,
- * `..` and symbolic links that lead out of the run folder are refused, whatever their encoding
- * (the URL is decoded once before this sees it).
+ * The path of a file inside a run folder, from a path relative to it. Absolute paths, `..` and
+ * symbolic links anywhere on the way are refused, whatever their encoding (the URL is decoded
+ * once before this sees it): a link inside the folder may lead anywhere by the time it is read.
  */
 export function fileInRun(runDirectory: string, relativePath: string): string {
   if (relativePath === '' || relativePath.includes('\0')) {
@@ -47,29 +64,74 @@ export function fileInRun(runDirectory: string, relativePath: string): string {
       `"${relativePath}" is absolute; give a path relative to the run folder`,
     );
   }
-  if (relativePath.split(/[\\/]/).includes('..')) {
+  const segments = relativePath
+    .split(/[\\/]/)
+    .filter((segment) => segment !== '' && segment !== '.');
+  if (segments.includes('..')) {
     throw new HttpError(403, `"${relativePath}" leads out of the run folder`);
   }
-  const candidate = resolve(runDirectory, relativePath);
-  if (!existsSync(candidate)) throw new HttpError(404, `the run has no file "${relativePath}"`);
-  return assertInside(runDirectory, candidate, relativePath);
-}
-
-/** Resolves symbolic links on both sides and refuses a target outside the folder. */
-function assertInside(folder: string, candidate: string, shown: string): string {
-  const realFolder = realpathSync(folder);
-  const real = realpathSync(candidate);
-  const inside = relative(realFolder, real);
-  if (inside === '' || (!inside.startsWith(`..${sep}`) && inside !== '..' && !isAbsolute(inside))) {
-    return real;
+  const kind = entryKind(runDirectory, segments);
+  if (kind === 'missing') throw new HttpError(404, `the run has no file "${relativePath}"`);
+  if (kind === 'link') {
+    throw new HttpError(
+      403,
+      `"${relativePath}" is (or lies under) a symbolic link; links in a run folder are not followed`,
+    );
   }
-  throw new HttpError(403, `"${shown}" leads out of the run folder`);
+  return join(runDirectory, ...segments);
 }
 
-/** The real path of a regular file in a run folder (see fileInRun); folders are refused. */
+/** A regular file in a run folder (see fileInRun); folders are refused. */
 export function regularFileInRun(runDirectory: string, relativePath: string): string {
   const path = fileInRun(runDirectory, relativePath);
-  if (!statSync(path).isFile())
+  if (!lstatSync(path).isFile()) {
     throw new HttpError(400, `"${relativePath}" is a folder, not a file`);
+  }
   return path;
+}
+
+/**
+ * The bytes of a regular file in a run folder. The last step is opened with O_NOFOLLOW, so a
+ * link swapped in after the check is refused rather than followed.
+ */
+export function readRunFile(runDirectory: string, relativePath: string): Buffer {
+  const path = regularFileInRun(runDirectory, relativePath);
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new HttpError(403, `"${relativePath}" is a symbolic link, which is not followed`);
+    }
+    throw error;
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) {
+      throw new HttpError(400, `"${relativePath}" is not a regular file`);
+    }
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** What `base/segments…` is, looking at every step without following links. */
+function entryKind(
+  base: string,
+  segments: readonly string[],
+): 'missing' | 'link' | 'file' | 'folder' {
+  let path = base;
+  for (const [index, segment] of segments.entries()) {
+    path = join(path, segment);
+    let stats;
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return 'missing';
+    }
+    if (stats.isSymbolicLink()) return 'link';
+    if (index < segments.length - 1 && !stats.isDirectory()) return 'missing';
+    if (index === segments.length - 1) return stats.isDirectory() ? 'folder' : 'file';
+  }
+  return 'folder';
 }

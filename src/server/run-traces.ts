@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { parseCover } from '../sandbox/trace-cover.js';
 import type { RunTraces, ScriptTrace, TraceLine } from './api-types.js';
 import { listRunFiles } from './run-files.js';
-import { regularFileInRun } from './run-paths.js';
+import { readRunFile } from './run-paths.js';
 
 const coverSuffix = '_execution_trace.cover';
 /** `trace` writes a 7-character prefix: `    5: `, `>>>>>> ` or blanks. */
@@ -13,7 +12,7 @@ export function readRunTraces(runDirectory: string): RunTraces {
   const traces: ScriptTrace[] = listRunFiles(runDirectory)
     .files.filter((file) => file.path.endsWith(coverSuffix))
     .map((file) => {
-      const text = readFileSync(regularFileInRun(runDirectory, file.path), 'utf8');
+      const text = readRunFile(runDirectory, file.path).toString('utf8');
       return { path: file.path, script: scriptOf(file.path), lines: traceLines(text, file.path) };
     });
   return { traces };

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { createAccessToken } from './access-token.js';
 import { handleRequest } from './handle-request.js';
 import { defaultAppDirectory } from './static-files.js';
@@ -24,8 +25,13 @@ export interface UiServer {
   token: string;
   host: string;
   port: number;
-  /** The address to open, token included. */
+  /** The address to open, token included (for a wildcard host, this machine's first address). */
   url: string;
+  /**
+   * Every address to open: the host itself, or for a wildcard host (`0.0.0.0`, `::`), which no
+   * browser can open, each address of this machine's network interfaces, external ones first.
+   */
+  urls: string[];
   close(): Promise<void>;
 }
 
@@ -53,13 +59,17 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const urls = reachableHosts(host).map(
+    (address) =>
+      `http://${address.includes(':') ? `[${address}]` : address}:${port}/?token=${token}`,
+  );
   return {
     server,
     token,
     host,
     port,
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: urls[0] ?? `http://${host}:${port}/?token=${token}`,
+    urls,
     close: () =>
       new Promise<void>((resolve) => {
         // Event streams never end by themselves; cut them so close() resolves.
@@ -72,4 +82,23 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 /** Whether a host only listens on this machine (the default); any other gets a warning. */
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The addresses a browser can open for a listening host: the host itself, unless it is a
+ * wildcard; then this machine's interface addresses (IPv4 ones for `0.0.0.0`, all for `::`),
+ * external before loopback, link-local IPv6 ones (which need a zone) left out.
+ */
+export function reachableHosts(
+  host: string,
+  interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces(),
+): string[] {
+  if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return [host];
+  const addresses = Object.values(interfaces)
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => (host === '0.0.0.0' ? entry.family === 'IPv4' : true))
+    .filter((entry) => !(entry.family === 'IPv6' && entry.address.toLowerCase().startsWith('fe80')))
+    .sort((left, right) => Number(left.internal) - Number(right.internal));
+  const unique = [...new Set(addresses.map((entry) => entry.address))];
+  return unique.length === 0 ? [host === '0.0.0.0' ? '127.0.0.1' : '::1'] : unique;
 }

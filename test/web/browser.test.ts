@@ -109,7 +109,7 @@ afterAll(async () => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-/** A page that has opened the printed URL, so it holds the token cookie. */
+/** A page that has opened the printed URL, so its origin's storage holds the token. */
 async function signedInPage(): Promise<Page> {
   const page = await browser.newPage();
   const errors: string[] = [];
@@ -131,9 +131,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 describe('codify ui in Chromium', () => {
   it('refuses a browser without the token', async () => {
     const page = await browser.newPage();
-    const response = await page.goto(`http://127.0.0.1:${ui.port}/`);
-    expect(response?.status()).toBe(401);
-    expect(await page.textContent('body')).toContain('needs its access token');
+    // The app's files are public; what it asks the API for is refused, and it says why.
+    await page.goto(`http://127.0.0.1:${ui.port}/`);
+    await expect.poll(() => page.textContent('body')).toContain('needs its access token');
+    expect(await page.locator('.runs-table tbody tr').count()).toBe(0);
     const api = await page.goto(`http://127.0.0.1:${ui.port}/api/runs`);
     expect(api?.status()).toBe(401);
     await page.close();
@@ -244,6 +245,12 @@ describe('codify ui in Chromium', () => {
     await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('live');
     await shoot(page, 'started-run');
     await page.click('.run-controls button:has-text("Stop")');
+    // Asked once more before the process is ended; Cancel keeps it running.
+    await page.click('.confirm-stop button:has-text("Cancel")');
+    expect(await page.locator('.run-facts .status').textContent()).toBe('live');
+    await page.click('.run-controls button:has-text("Stop")');
+    await shoot(page, 'confirm-stop');
+    await page.click('.confirm-stop button:has-text("Yes, stop it")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
       .toBe('stopped');
@@ -252,10 +259,11 @@ describe('codify ui in Chromium', () => {
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
       .toBe('live');
     const starts = await page.evaluate(
-      `fetch('/api/runs/${runId}').then((r) => r.json()).then((d) => d.events.filter((e) => e.type === 'run-start').length)`,
+      `fetch('/api/runs/${runId}', { headers: { authorization: 'token ' + localStorage.getItem('codify-ui-token') } }).then((r) => r.json()).then((d) => d.events.filter((e) => e.type === 'run-start').length)`,
     );
     expect(starts).toBe(2);
     await page.click('.run-controls button:has-text("Stop")');
+    await page.click('.confirm-stop button:has-text("Yes, stop it")');
     await expect
       .poll(() => page.locator('.run-facts .status').textContent(), { timeout: 20_000 })
       .toBe('stopped');

@@ -258,6 +258,8 @@ describe('steering an interactive run from the page', () => {
     await expect
       .poll(() => analysis.locator('textarea[aria-label="edit the draft"]').inputValue())
       .toContain('### Research tasks');
+    // The draft is the body: shown once, in the editable text, not again above it.
+    expect(await analysis.locator('.feedback-body').count()).toBe(0);
     await shoot(page, 'steer-explore-analysis');
     await analysis.locator('button:has-text("Approve")').click();
     await expect.poll(() => analysis.count(), { timeout: 20_000 }).toBe(0);
@@ -268,7 +270,12 @@ describe('steering an interactive run from the page', () => {
       expect.stringMatching(/^I2: Weight decay/),
       expect.stringMatching(/^I1: Standardized features/),
     ]);
+    // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
+    expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);
     await shoot(page, 'steer-explore-pick');
+    await pick.locator('.feedback-option input').nth(1).uncheck();
+    expect(await pick.locator('button:has-text("Pick")').count()).toBe(1);
+    await pick.locator('.feedback-option input').nth(1).check();
     await pick.locator('button:has-text("Approve as proposed")').click();
     await expect.poll(() => pick.count(), { timeout: 20_000 }).toBe(0);
     // Then each experiment's plan and budget, and the steps of its interactive implement run:

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
+import { formatTokens } from '../../src/cli/render/format-values.js';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { loadSuite } from '../../src/eval/load-suite.js';
 import type { Suite } from '../../src/eval/suite.js';
@@ -149,8 +150,21 @@ describe('the explore and evaluation views in Chromium', () => {
         .locator('.review-scores tr[data-criterion="problem.clarity"] .reason')
         .textContent(),
     ).not.toBe('');
-    expect(await first.locator('.novelty').first().textContent()).toMatch(
-      /Novelty \(offline\): (novel|overlaps|unknown) · closest: “.+” \(similarity 0\.\d\d, of \d+\)/,
+    // The closest work named once: in the line, not again in the reason after it.
+    const novelty = (await first.locator('.novelty').first().textContent()) ?? '';
+    expect(novelty).toMatch(
+      /^Novelty \(offline\): (novel|overlaps|unknown) · closest of \d+: “.+” \(similarity 0\.\d\d\)/,
+    );
+    const closest = /“(.+)”/.exec(novelty)?.[1] ?? '';
+    expect(novelty.split(closest).length - 1).toBe(1);
+    // Review aspects by name, not by key.
+    expect(await first.locator('.review-scores th').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Experiment plan \d/)]),
+    );
+    expect(await first.locator('.review-scores').textContent()).not.toContain('experimentPlan');
+    // One figure and verdict: this idea's seeds beat the baseline beyond their margin.
+    expect(await first.locator('.idea-result').getAttribute('class')).toContain(
+      'verdict-supported',
     );
     await shoot(page, 'explore-ideas');
 
@@ -165,6 +179,13 @@ describe('the explore and evaluation views in Chromium', () => {
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.locator('.bar-chart .bar').count()).toBe(2);
     expect(await page.locator('.bar-chart .bar-reference').count()).toBe(2);
+    // The chart shows the figure the table and the card show: the seeds' mean.
+    expect(await page.locator('.bar-row[data-label^="I1 "] text').last().textContent()).toMatch(
+      /^0\.9938 mean \(\+0\.3333\)$/,
+    );
+    expect(await page.locator('tr[data-idea="I1"] td.measured').textContent()).toContain(
+      'accuracy 0.9938 ± 0.01068 over 3 seeds',
+    );
     await shoot(page, 'explore-experiments');
     // Each experiment links to its own implement run.
     await rows.first().locator('a').click();
@@ -190,6 +211,27 @@ describe('the explore and evaluation views in Chromium', () => {
     expect(paperCells[7]).toBe('0.8333');
     expect(await page.locator('.bar-chart').count()).toBeGreaterThanOrEqual(3);
     await shoot(page, 'eval-report');
+    // One total everywhere: the page header, the report's line and the runs list.
+    const reportTokens = Number(
+      /([\d,]+) tokens/
+        .exec((await page.locator('.eval-report > p').first().textContent()) ?? '')?.[1]
+        ?.replace(/,/g, ''),
+    );
+    expect(reportTokens).toBeGreaterThan(0);
+    expect(await page.locator('.run-facts .total').allTextContents()).toContain(
+      `${formatTokens(reportTokens)} tokens`,
+    );
+    // At 700 pixels the tables scroll in their own box; the page does not get wider.
+    await page.setViewportSize({ width: 700, height: 900 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(700);
+    await shoot(page, 'eval-report-700');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(ui.url);
+    const listed = page.locator('tr[data-run-id="eval-examples-ci"]');
+    await expect.poll(() => listed.count()).toBe(1);
+    expect(await listed.textContent()).toContain(formatTokens(reportTokens));
+    await page.evaluate(`window.location.hash = '#/runs/eval-examples-ci'`);
+    await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('completed');
 
     await page.click('a[role="tab"]:has-text("Runs")');
     const runs = page.locator('table.eval-runs tbody tr');

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { tokenHeaders } from './access-token.js';
 
 export interface JsonState<T> {
   data?: T;
@@ -17,7 +18,7 @@ export function useFetched<T>(
   useEffect(() => {
     if (path === undefined) return;
     const controller = new AbortController();
-    fetch(path, { signal: controller.signal, credentials: 'same-origin' })
+    fetch(path, { signal: controller.signal, headers: tokenHeaders() })
       .then(async (response) => {
         if (!response.ok) {
           const body = await response.text();

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CodifyEvent } from '../../src/runs/events.js';
+import { withToken } from './access-token.js';
 import { apiPaths } from './model/api-paths.js';
 
 export interface RunEventsState {
@@ -17,7 +18,7 @@ export function useRunEvents(runId: string): RunEventsState {
   const [state, setState] = useState<RunEventsState>({ events: [], connected: false });
   useEffect(() => {
     setState({ events: [], connected: false });
-    const source = new EventSource(apiPaths.events(runId));
+    const source = new EventSource(withToken(apiPaths.events(runId)));
     let pending: CodifyEvent[] = [];
     let scheduled: number | undefined;
     const flush = () => {

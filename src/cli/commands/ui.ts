@@ -71,7 +71,7 @@ async function runUi(options: UiCommandOptions): Promise<void> {
     process.stdout.write(`${root} does not exist yet; runs recorded there will appear.\n`);
   }
   process.stdout.write(
-    `codify ui: serving the runs in ${root}\nOpen this URL (it carries the access token):\n\n    ${ui.url}\n\nCtrl-C to stop.\n`,
+    `codify ui: serving the runs in ${root}\nOpen ${ui.urls.length === 1 ? 'this URL' : 'one of these URLs'} (it carries the access token):\n\n${ui.urls.map((url) => `    ${url}\n`).join('')}\nCtrl-C to stop.\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -20,12 +20,15 @@ const inputShape = {
 
 type Input = z.infer<z.ZodObject<typeof inputShape>>;
 
-/** Refuses a run that is still being recorded or has finished, or is neither an implement nor a paper run. */
+/** Refuses a run that is still being recorded or has finished, or is not an implement, paper or explore run. */
 function checkResumable(runDir: string, raisesBudget: boolean): void {
   const { events } = readEvents(runDir);
   const first = events.find((event) => event.type === 'run-start');
-  if (first?.type !== 'run-start' || (first.mode !== 'implement' && first.mode !== 'paper')) {
-    throw new Error('only implement and paper runs can be resumed');
+  if (
+    first?.type !== 'run-start' ||
+    (first.mode !== 'implement' && first.mode !== 'paper' && first.mode !== 'explore')
+  ) {
+    throw new Error('only implement, paper and explore runs can be resumed');
   }
   const last = events.findLast((event) => event.type === 'run-start' || event.type === 'run-end');
   // A stopped run (stop_run, Ctrl-C, an interactive stop) continues, and one that spent its
@@ -44,14 +47,14 @@ function resumeArguments(runDir: string, input: Input): string[] {
   return ['resume', runDir, ...modelArguments(input), ...budgetArguments(input)];
 }
 
-/** `resume_run`: continues a killed or stopped implement or paper run in the background. */
+/** `resume_run`: continues a killed or stopped implement, paper or explore run in the background. */
 export function registerResumeRunTool(server: McpServer, context: McpContext): void {
   server.registerTool(
     'resume_run',
     {
       title: 'Resume a run',
       description:
-        'Continues a killed or stopped implement run after its last completed step, or a paper run after its last finished stage (with its own settings; no budgets), like `codify resume` (completed model calls are not asked again; a replay: model continues at the next call), or one that spent its budget when a budget (maxSteps, maxMinutes, maxTokens, maxCost) is raised. Give the models again. Returns once the run is going again; follow it with run_status.',
+        'Continues a killed or stopped implement run after its last completed step, or a paper run or an exploration after its last finished stage (with its own settings; no budgets), like `codify resume` (completed model calls are not asked again; a replay: model continues at the next call), or one that spent its budget when a budget (maxSteps, maxMinutes, maxTokens, maxCost) is raised. Give the models again. Returns once the run is going again; follow it with run_status.',
       inputSchema: inputShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },

@@ -4,7 +4,7 @@ import {
   formatTokens,
 } from '../../../src/cli/render/format-values.js';
 import type { CodifyEvent } from '../../../src/runs/events.js';
-import { latestBudget } from '../model/run-steps.js';
+import { budgetUsed } from '../model/budget-used.js';
 
 /** The budgets an implement run was given (implement.json's `agent`), where set. */
 export interface BudgetLimits {
@@ -14,7 +14,7 @@ export interface BudgetLimits {
   maxCostUsd?: number | null;
 }
 
-/** What the run has used of each budget, from its last budget-update event. */
+/** What the run has used of each budget (see budgetUsed). */
 export function Budgets({
   events,
   limits,
@@ -22,29 +22,29 @@ export function Budgets({
   events: readonly CodifyEvent[];
   limits?: BudgetLimits;
 }) {
-  const used = latestBudget(events);
+  const used = budgetUsed(events);
   const exhausted = events.filter((event) => event.type === 'budget-exhausted');
   const rows: [string, string, number | undefined][] = [
     [
       'steps',
-      `${used?.steps ?? 0}${limit(limits?.maxSteps, String)}`,
-      ratio(used?.steps, limits?.maxSteps),
+      `${used.steps}${limit(limits?.maxSteps, String)}`,
+      ratio(used.steps, limits?.maxSteps),
     ],
     [
       'tokens',
-      `${formatTokens(used?.tokens ?? 0)}${limit(limits?.maxTokens, formatTokens)}`,
-      ratio(used?.tokens, limits?.maxTokens),
+      `${formatTokens(used.tokens)}${limit(limits?.maxTokens, formatTokens)}`,
+      ratio(used.tokens, limits?.maxTokens),
     ],
     [
       'cost',
-      `${used?.costUsd === null ? 'unknown' : formatDollars(used?.costUsd ?? 0)}${limit(limits?.maxCostUsd, formatDollars)}`,
-      ratio(used?.costUsd ?? undefined, limits?.maxCostUsd),
+      `${used.costUsd === null ? 'unknown' : formatDollars(used.costUsd)}${limit(limits?.maxCostUsd, formatDollars)}`,
+      ratio(used.costUsd ?? undefined, limits?.maxCostUsd),
     ],
     [
       'time',
-      `${formatDuration(used?.elapsedMs ?? 0)}${limit(limits?.maxMinutes, (minutes) => formatDuration(minutes * 60_000))}`,
+      `${formatDuration(used.elapsedMs)}${limit(limits?.maxMinutes, (minutes) => formatDuration(minutes * 60_000))}`,
       ratio(
-        used?.elapsedMs,
+        used.elapsedMs,
         limits?.maxMinutes === null || limits?.maxMinutes === undefined
           ? undefined
           : limits.maxMinutes * 60_000,

@@ -88,7 +88,8 @@ function FeedbackCard({
 }) {
   const [comment, setComment] = useState('');
   const [answers, setAnswers] = useState<string[]>(() => (request.questions ?? []).map(() => ''));
-  const [picked, setPicked] = useState<string[]>([]);
+  // A pick starts from what the run proposes: approving it as shown is one click.
+  const [picked, setPicked] = useState<string[]>(() => request.proposed ?? []);
   const [draft, setDraft] = useState(request.draft ?? '');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -114,7 +115,9 @@ function FeedbackCard({
         answers: answers.map((text) => (text.trim() === '' ? '(no answer)' : text.trim())),
       };
     }
-    if (request.kind === 'pick' && picked.length > 0) return { decision: 'pick', picked };
+    if (request.kind === 'pick' && picked.length > 0 && !sameIds(picked, request.proposed ?? [])) {
+      return { decision: 'pick', picked };
+    }
     if (request.kind === 'edit' && draft.trim() !== '' && draft !== request.draft) {
       return { decision: 'edit', text: draft };
     }
@@ -127,7 +130,9 @@ function FeedbackCard({
         <span className="muted">waiting for you · </span>
         {request.title}
       </h3>
-      {request.body !== '' ? <pre className="feedback-body">{request.body}</pre> : null}
+      {request.body !== '' && !(request.kind === 'edit' && draftRepeatsBody(request)) ? (
+        <pre className="feedback-body">{request.body}</pre>
+      ) : null}
       {questions.map((question, index) => (
         <label key={index} className="feedback-question">
           {question}
@@ -210,4 +215,13 @@ function FeedbackCard({
       {error !== undefined ? <p className="error feedback-error">{error}</p> : null}
     </article>
   );
+}
+
+function sameIds(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((id) => right.includes(id));
+}
+
+/** An edit whose draft is its body: the editable draft alone shows it, once. */
+function draftRepeatsBody(request: FeedbackRequest): boolean {
+  return request.draft !== undefined && request.draft.trim() === request.body.trim();
 }

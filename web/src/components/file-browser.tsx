@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { withToken } from '../access-token.js';
 import type { RunFileList } from '../../../src/server/api-types.js';
 import { apiPaths } from '../model/api-paths.js';
 import { useFetched } from '../use-json.js';
@@ -78,12 +79,12 @@ export function FileContent({
     <div className="file-view">
       <h3>
         {path}{' '}
-        <a href={url} target="_blank" rel="noreferrer" className="muted">
+        <a href={withToken(url)} target="_blank" rel="noreferrer" className="muted">
           raw
         </a>
       </h3>
       {imageExtensions.test(path) ? (
-        <img src={url} alt={path} className="file-image" />
+        <img src={withToken(url)} alt={path} className="file-image" />
       ) : tooBig ? (
         <p className="muted">{Math.round(bytes / 1024)} KB: open it raw.</p>
       ) : error !== undefined ? (

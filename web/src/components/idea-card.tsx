@@ -1,7 +1,8 @@
 import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
+import { labelOf, noveltyLine } from '../model/labels.js';
 import { runHref } from '../use-route.js';
-import { measured } from '../model/experiment-result.js';
+import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
 /** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
 export function IdeaCardView({
@@ -27,8 +28,13 @@ export function IdeaCardView({
         </span>
       </header>
       {experiment !== undefined ? (
-        <p className={`idea-result ${experiment.status}`}>
+        <p
+          className={`idea-result ${experiment.status} verdict-${experimentFigure(experiment).verdict}`}
+        >
           Experiment {experiment.status}: {measured(experiment)}
+          {experiment.status === 'ran' ? (
+            <b className="verdict"> · {verdictText[experimentFigure(experiment).verdict]}</b>
+          ) : null}
           {experiment.runId !== undefined ? (
             <>
               {' '}
@@ -99,8 +105,8 @@ export function IdeaCardView({
               {Object.entries(review.aspects).map(([aspect, scores]) =>
                 Object.entries(scores.criteria).map(([criterion, score], index) => (
                   <tr key={`${aspect}-${criterion}`} data-criterion={`${aspect}.${criterion}`}>
-                    <th>{index === 0 ? `${aspect} ${scores.mean.toFixed(1)}` : ''}</th>
-                    <td>{criterion}</td>
+                    <th>{index === 0 ? `${labelOf(aspect)} ${scores.mean.toFixed(1)}` : ''}</th>
+                    <td>{labelOf(criterion)}</td>
                     <td className="score">{score.mean.toFixed(1)}</td>
                     <td className="reason">{[...new Set(score.reasons)].join(' · ')}</td>
                   </tr>
@@ -112,11 +118,8 @@ export function IdeaCardView({
       ) : null}
       {(idea.novelty ?? []).map((check, index) => (
         <p key={index} className={`novelty novelty-${check.verdict}`}>
-          Novelty ({check.against}): <b>{check.verdict}</b>
-          {check.closest !== undefined
-            ? ` · closest: “${check.closest.title}” (similarity ${check.closest.similarity.toFixed(2)}, of ${check.compared})`
-            : ''}
-          <span className="muted"> — {check.reason}</span>
+          Novelty ({check.against}): <b>{noveltyLine(check).verdict}</b>
+          {noveltyLine(check).detail}
         </p>
       ))}
     </article>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { mermaidSourceToDraw } from '../model/mermaid-source.js';
 import { CodeView } from './code-view.js';
 
 type Rendered =
@@ -17,7 +18,7 @@ export function MermaidDiagram({ source }: { source: string }) {
     import('mermaid')
       .then(async ({ default: mermaid }) => {
         mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral' });
-        const { svg } = await mermaid.render(id, source);
+        const { svg } = await mermaid.render(id, mermaidSourceToDraw(source));
         if (current) setRendered({ state: 'drawn', svg });
       })
       .catch((error: unknown) => {

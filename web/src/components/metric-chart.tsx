@@ -1,3 +1,5 @@
+import { axisTicks } from '../model/axis-ticks.js';
+import { formatNumber } from '../model/format-number.js';
 import type { MetricPoint } from '../model/run-steps.js';
 
 export interface MetricChartProps {
@@ -26,6 +28,8 @@ export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
     pad.left + (count <= 1 ? 0.5 : (execution - 1) / (count - 1)) * (width - pad.left - pad.right);
   const y = (value: number) =>
     pad.top + (1 - (value - low) / (high - low)) * (height - pad.top - pad.bottom);
+  // Many executions: smaller dots, and only round execution numbers labelled.
+  const radius = points.length > 60 ? 2 : 4;
   const path = points
     .map((point, index) => `${index === 0 ? 'M' : 'L'}${x(point.execution)},${y(point.value)}`)
     .join(' ');
@@ -62,25 +66,32 @@ export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
           <g className="starter-line">
             <line x1={pad.left} x2={width - pad.right} y1={y(starter)} y2={y(starter)} />
             <text x={width - pad.right} y={y(starter) - 4} textAnchor="end">
-              starter {starter}
+              starter {formatNumber(starter)}
             </text>
           </g>
         ) : null}
         <path d={path} className="metric-line" />
         {points.map((point) => (
-          <g key={point.execution}>
-            <circle cx={x(point.execution)} cy={y(point.value)} r={4} className="metric-point">
-              <title>{`execution ${point.execution} (${point.script}): ${point.value}`}</title>
-            </circle>
-            <text
-              x={x(point.execution)}
-              y={height - pad.bottom + 16}
-              className="tick"
-              textAnchor="middle"
-            >
-              {point.execution}
-            </text>
-          </g>
+          <circle
+            key={point.execution}
+            cx={x(point.execution)}
+            cy={y(point.value)}
+            r={radius}
+            className="metric-point"
+          >
+            <title>{`execution ${point.execution} (${point.script}): ${point.value}`}</title>
+          </circle>
+        ))}
+        {axisTicks(count).map((tick) => (
+          <text
+            key={tick}
+            x={x(tick)}
+            y={height - pad.bottom + 16}
+            className="tick execution-tick"
+            textAnchor="middle"
+          >
+            {tick}
+          </text>
         ))}
       </svg>
       <figcaption>

@@ -19,6 +19,7 @@ export function RunControls({
   onChange: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const act = (path: string) => {
     setBusy(true);
@@ -32,12 +33,32 @@ export function RunControls({
   };
   return (
     <span className="run-controls">
-      {status === 'running' ? (
-        <button type="button" disabled={busy} onClick={() => act(apiPaths.stop(runId))}>
+      {status === 'running' && !confirming ? (
+        <button type="button" disabled={busy} onClick={() => setConfirming(true)}>
           Stop
         </button>
       ) : null}
-      {(mode === 'implement' || mode === 'paper') && resumable.has(status) ? (
+      {status === 'running' && confirming ? (
+        // Stopping ends the process (a step in flight is cancelled): asked once more.
+        <span className="confirm-stop" role="group" aria-label="confirm stop">
+          Stop this run?{' '}
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => {
+              setConfirming(false);
+              act(apiPaths.stop(runId));
+            }}
+          >
+            Yes, stop it
+          </button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : null}
+      {(mode === 'implement' || mode === 'paper' || mode === 'explore') && resumable.has(status) ? (
         <button type="button" disabled={busy} onClick={() => act(apiPaths.resume(runId))}>
           Resume
         </button>

@@ -17,6 +17,11 @@ export interface RunStep {
   callIds: number[];
   startedAt: string;
   ended: boolean;
+  /**
+   * How the run ended while this step was unfinished (`stopped`, `failed`, …; `killed` when a
+   * later process took the run over without an end): the step is no longer in progress.
+   */
+  cutShort?: string;
 }
 
 /** The steps of a run in order; a step that was redone after a resume keeps its last attempt. */
@@ -69,7 +74,11 @@ export function stepsOf(events: readonly CodifyEvent[]): RunStep[] {
         current.action ??= event.action;
         break;
       case 'run-start':
+        if (!current.ended) current.cutShort = 'killed';
+        current = undefined;
+        break;
       case 'run-end':
+        if (!current.ended) current.cutShort = event.status;
         current = undefined;
         break;
       default:

@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { formatCost, formatTokens } from '../../../src/cli/render/format-values.js';
 import type { CodifyEvent, EventOf, RunStatus } from '../../../src/runs/events.js';
-import { totalsOf } from '../../../src/runs/run-totals.js';
 import type { RunDetail } from '../../../src/server/api-types.js';
 import { FeedbackRequests } from '../components/feedback-requests.js';
 import { RunControls } from '../components/run-controls.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { apiPaths } from '../model/api-paths.js';
+import { followsLog, runTotals, totalsFacts } from '../model/run-header.js';
 import { useFetched } from '../use-json.js';
 import { useRunEvents } from '../use-run-events.js';
 import { viewFor } from '../views/view-registry.js';
@@ -30,7 +29,7 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
     `${ended?.seq ?? 0}-${tick}`,
   );
   const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
-  const totals = useMemo(() => totalsOf(events), [events]);
+  const totals = useMemo(() => runTotals(events), [events]);
   const filesRevision = useMemo(
     () => events.filter((event) => fileEvents.has(event.type)).length,
     [events],
@@ -57,19 +56,29 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
             status={status}
             onChange={() => setTick((value) => value + 1)}
           />
-          <span>{totals.steps} steps</span>
-          <span>{totals.llmCalls} model calls</span>
-          <span>{formatTokens(totals.inputTokens + totals.outputTokens)} tokens</span>
-          <span>{formatCost(totals)}</span>
-          <span className={connected ? 'stream on' : 'stream off'} title="live event stream">
-            {connected ? 'streaming' : 'reconnecting…'}
-          </span>
+          {totalsFacts(totals).map((fact) => (
+            <span key={fact} className="total">
+              {fact}
+            </span>
+          ))}
+          {followsLog(status) ? (
+            <span className={connected ? 'stream on' : 'stream off'} title="live event stream">
+              {connected ? 'streaming' : 'reconnecting…'}
+            </span>
+          ) : null}
         </div>
       </div>
       {ended?.reason !== undefined ? <p className="run-reason">{ended.reason}</p> : null}
       {error !== undefined && events.length === 0 ? <p className="error">{error}</p> : null}
       <FeedbackRequests runId={runId} events={events} live={status === 'running'} />
-      <View runId={runId} mode={mode} events={events} tab={tab} filesRevision={filesRevision} />
+      <View
+        runId={runId}
+        mode={mode}
+        events={events}
+        tab={tab}
+        filesRevision={filesRevision}
+        status={status}
+      />
     </section>
   );
 }

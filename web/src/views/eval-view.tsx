@@ -85,50 +85,52 @@ function Report({ runId, report }: { runId: string; report: EvalSummary }) {
       {implement.length > 0 ? (
         <>
           <h3>Implement tasks</h3>
-          <table className="eval-table implement-groups">
-            <thead>
-              <tr>
-                <th>task</th>
-                <th>strategy</th>
-                <th>model</th>
-                {categories.map((category) => (
-                  <th key={category}>{category}</th>
-                ))}
-                <th>metric</th>
-                <th>gain over the starter</th>
-                <th>starter noise margin</th>
-                <th>lines edited</th>
-                <th>time saving</th>
-                <th>runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {implement.map((group) => (
-                <tr key={`${group.item}-${group.strategy}-${group.model}`}>
-                  <td>{group.item}</td>
-                  <td>{group.strategy}</td>
-                  <td>{group.model}</td>
+          <div className="table-scroll">
+            <table className="eval-table implement-groups">
+              <thead>
+                <tr>
+                  <th>task</th>
+                  <th>strategy</th>
+                  <th>model</th>
                   {categories.map((category) => (
-                    <td key={category} className="number">
-                      {group.counts?.[category] ?? 0}
-                    </td>
+                    <th key={category}>{category}</th>
                   ))}
-                  <td className="number">{spread(group.metric)}</td>
-                  <td className="number">{spread(group.improvement)}</td>
-                  <td className="number">{number(report.noise?.[group.item]?.margin)}</td>
-                  <td className="number">{spread(group.linesEdited)}</td>
-                  <td className="number">
-                    {group.timeSaving === null || group.timeSaving === undefined
-                      ? '–'
-                      : `${(group.timeSaving * 100).toFixed(1)} %`}
-                  </td>
-                  <td>
-                    <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
-                  </td>
+                  <th>metric</th>
+                  <th>gain over the starter</th>
+                  <th>starter noise margin</th>
+                  <th>lines edited</th>
+                  <th>time saving</th>
+                  <th>runs</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {implement.map((group) => (
+                  <tr key={`${group.item}-${group.strategy}-${group.model}`}>
+                    <td>{group.item}</td>
+                    <td>{group.strategy}</td>
+                    <td>{group.model}</td>
+                    {categories.map((category) => (
+                      <td key={category} className="number">
+                        {group.counts?.[category] ?? 0}
+                      </td>
+                    ))}
+                    <td className="number">{spread(group.metric)}</td>
+                    <td className="number">{spread(group.improvement)}</td>
+                    <td className="number">{number(report.noise?.[group.item]?.margin)}</td>
+                    <td className="number">{spread(group.linesEdited)}</td>
+                    <td className="number">
+                      {group.timeSaving === null || group.timeSaving === undefined
+                        ? '–'
+                        : `${(group.timeSaving * 100).toFixed(1)} %`}
+                    </td>
+                    <td>
+                      <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <BarChart
             title="Gain over the starter, mean per task, strategy and model"
             referenceLabel="the starter's noise margin"
@@ -144,44 +146,46 @@ function Report({ runId, report }: { runId: string; report: EvalSummary }) {
       {comparisons.length > 0 ? (
         <>
           <h3>Strategies and models compared</h3>
-          <table className="eval-table comparisons">
-            <thead>
-              <tr>
-                <th>strategy</th>
-                <th>model</th>
-                <th>finished</th>
-                {categories.map((category) => (
-                  <th key={category}>{category} %</th>
-                ))}
-                <th>cost per run</th>
-                <th>time per run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comparisons.map((row) => (
-                <tr key={`${row.strategy}-${row.model}`}>
-                  <td>{row.strategy}</td>
-                  <td>{row.model}</td>
-                  <td className="number">{row.finished}</td>
+          <div className="table-scroll">
+            <table className="eval-table comparisons">
+              <thead>
+                <tr>
+                  <th>strategy</th>
+                  <th>model</th>
+                  <th>finished</th>
                   {categories.map((category) => (
-                    <td key={category} className="number">
-                      {number(row.percent?.[category])}
-                    </td>
+                    <th key={category}>{category} %</th>
                   ))}
-                  <td className="number">
-                    {row.costUsd?.mean === null || row.costUsd?.mean === undefined
-                      ? '–'
-                      : `$${row.costUsd.mean.toFixed(4)}`}
-                  </td>
-                  <td className="number">
-                    {row.wallTimeMs?.mean === null || row.wallTimeMs?.mean === undefined
-                      ? '–'
-                      : formatDuration(row.wallTimeMs.mean)}
-                  </td>
+                  <th>cost per run</th>
+                  <th>time per run</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {comparisons.map((row) => (
+                  <tr key={`${row.strategy}-${row.model}`}>
+                    <td>{row.strategy}</td>
+                    <td>{row.model}</td>
+                    <td className="number">{row.finished}</td>
+                    {categories.map((category) => (
+                      <td key={category} className="number">
+                        {number(row.percent?.[category])}
+                      </td>
+                    ))}
+                    <td className="number">
+                      {row.costUsd?.mean === null || row.costUsd?.mean === undefined
+                        ? '–'
+                        : `$${row.costUsd.mean.toFixed(4)}`}
+                    </td>
+                    <td className="number">
+                      {row.wallTimeMs?.mean === null || row.wallTimeMs?.mean === undefined
+                        ? '–'
+                        : formatDuration(row.wallTimeMs.mean)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <BarChart
             title="Runs in category A (improved beyond the noise), percent"
             max={100}
@@ -196,42 +200,44 @@ function Report({ runId, report }: { runId: string; report: EvalSummary }) {
       {papers.length > 0 ? (
         <>
           <h3>Papers</h3>
-          <table className="eval-table paper-groups">
-            <thead>
-              <tr>
-                <th>paper</th>
-                <th>model</th>
-                <th>ran as generated</th>
-                <th>ran after repair</th>
-                <th>did not run</th>
-                <th>judge (1–5)</th>
-                <th>judge with reference</th>
-                <th>rubric (0–1)</th>
-                <th>lines</th>
-                <th>repair share</th>
-                <th>runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {papers.map((group) => (
-                <tr key={`${group.item}-${group.model}`}>
-                  <td>{group.item}</td>
-                  <td>{group.model}</td>
-                  <td className="number">{group.verify?.['ran as generated'] ?? 0}</td>
-                  <td className="number">{group.verify?.['ran after repair'] ?? 0}</td>
-                  <td className="number">{group.verify?.['did not run'] ?? 0}</td>
-                  <td className="number">{spread(group.judgeScore)}</td>
-                  <td className="number">{spread(group.judgeReferenceScore)}</td>
-                  <td className="number">{spread(group.rubricScore)}</td>
-                  <td className="number">{spread(group.lines)}</td>
-                  <td className="number">{spread(group.repairLineShare)}</td>
-                  <td>
-                    <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
-                  </td>
+          <div className="table-scroll">
+            <table className="eval-table paper-groups">
+              <thead>
+                <tr>
+                  <th>paper</th>
+                  <th>model</th>
+                  <th>ran as generated</th>
+                  <th>ran after repair</th>
+                  <th>did not run</th>
+                  <th>judge (1–5)</th>
+                  <th>judge with reference</th>
+                  <th>rubric (0–1)</th>
+                  <th>lines</th>
+                  <th>repair share</th>
+                  <th>runs</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {papers.map((group) => (
+                  <tr key={`${group.item}-${group.model}`}>
+                    <td>{group.item}</td>
+                    <td>{group.model}</td>
+                    <td className="number">{group.verify?.['ran as generated'] ?? 0}</td>
+                    <td className="number">{group.verify?.['ran after repair'] ?? 0}</td>
+                    <td className="number">{group.verify?.['did not run'] ?? 0}</td>
+                    <td className="number">{spread(group.judgeScore)}</td>
+                    <td className="number">{spread(group.judgeReferenceScore)}</td>
+                    <td className="number">{spread(group.rubricScore)}</td>
+                    <td className="number">{spread(group.lines)}</td>
+                    <td className="number">{spread(group.repairLineShare)}</td>
+                    <td>
+                      <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <BarChart
             title="Judge score per paper and model (1–5)"
             max={5}
@@ -267,35 +273,37 @@ function RunsTable({
 }) {
   if (runs.length === 0) return <p className="muted">No runs reported yet.</p>;
   return (
-    <table className="eval-table eval-runs">
-      <thead>
-        <tr>
-          <th>run</th>
-          <th>status</th>
-          <th>outcome</th>
-          <th>steps</th>
-          <th>tokens</th>
-          <th>cost</th>
-          <th>time</th>
-        </tr>
-      </thead>
-      <tbody>
-        {runs.map((run) => {
-          const id = nestedRunId(runId, report, run.runDir);
-          return (
-            <tr key={run.key} data-key={run.key}>
-              <td>{id === undefined ? run.key : <a href={runHref(id)}>{run.key}</a>}</td>
-              <td>{run.status}</td>
-              <td>{outcomeOf(run)}</td>
-              <td className="number">{run.steps}</td>
-              <td className="number">{(run.inputTokens + run.outputTokens).toLocaleString()}</td>
-              <td className="number">${run.costUsd.toFixed(4)}</td>
-              <td className="number">{formatDuration(run.wallTimeMs)}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table className="eval-table eval-runs">
+        <thead>
+          <tr>
+            <th>run</th>
+            <th>status</th>
+            <th>outcome</th>
+            <th>steps</th>
+            <th>tokens</th>
+            <th>cost</th>
+            <th>time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => {
+            const id = nestedRunId(runId, report, run.runDir);
+            return (
+              <tr key={run.key} data-key={run.key}>
+                <td>{id === undefined ? run.key : <a href={runHref(id)}>{run.key}</a>}</td>
+                <td>{run.status}</td>
+                <td>{outcomeOf(run)}</td>
+                <td className="number">{run.steps}</td>
+                <td className="number">{(run.inputTokens + run.outputTokens).toLocaleString()}</td>
+                <td className="number">${run.costUsd.toFixed(4)}</td>
+                <td className="number">{formatDuration(run.wallTimeMs)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

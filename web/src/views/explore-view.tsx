@@ -7,7 +7,12 @@ import { IdeaCardView } from '../components/idea-card.js';
 import { ModelCalls } from '../components/model-calls.js';
 import { Tabs } from '../components/tabs.js';
 import { apiPaths } from '../model/api-paths.js';
-import { measured } from '../model/experiment-result.js';
+import {
+  experimentFigure,
+  measured,
+  shortResult,
+  verdictText,
+} from '../model/experiment-result.js';
 import { modelCallsOf } from '../model/model-calls.js';
 import { useFetched } from '../use-json.js';
 import { runHref } from '../use-route.js';
@@ -169,55 +174,52 @@ function Experiments({ experiments }: { experiments?: ExperimentRecord[] }) {
           referenceLabel="the baseline"
           rows={experiments.map((record) => ({
             label: `${record.idea} ${record.title}`,
-            value: record.metric?.value ?? null,
-            reference: record.metric?.baseline ?? null,
+            value: experimentFigure(record).value,
+            reference: experimentFigure(record).baseline,
             text: shortResult(record),
           }))}
         />
       ) : null}
-      <table className="experiments-table">
-        <thead>
-          <tr>
-            <th>idea</th>
-            <th>judge</th>
-            <th>status</th>
-            <th>measured</th>
-            <th>run</th>
-          </tr>
-        </thead>
-        <tbody>
-          {experiments.map((record) => (
-            <tr key={record.idea} data-idea={record.idea}>
-              <td>
-                <b>{record.idea}</b> {record.title}
-              </td>
-              <td>{record.judgeScore?.toFixed(2) ?? '–'}</td>
-              <td>
-                {record.status}
-                <div className="muted">{record.reason}</div>
-              </td>
-              <td className="measured">{measured(record)}</td>
-              <td>
-                {record.runId !== undefined ? (
-                  <a href={runHref(record.runId)}>{record.runId}</a>
-                ) : (
-                  '–'
-                )}
-              </td>
+      <div className="table-scroll">
+        <table className="experiments-table">
+          <thead>
+            <tr>
+              <th>idea</th>
+              <th>judge</th>
+              <th>status</th>
+              <th>measured</th>
+              <th>run</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {experiments.map((record) => (
+              <tr key={record.idea} data-idea={record.idea}>
+                <td>
+                  <b>{record.idea}</b> {record.title}
+                </td>
+                <td>{record.judgeScore?.toFixed(2) ?? '–'}</td>
+                <td>
+                  {record.status}
+                  <div className="muted">{record.reason}</div>
+                </td>
+                <td className={`measured verdict-${experimentFigure(record).verdict}`}>
+                  {measured(record)}
+                  {record.status === 'ran' ? (
+                    <div className="verdict">{verdictText[experimentFigure(record).verdict]}</div>
+                  ) : null}
+                </td>
+                <td>
+                  {record.runId !== undefined ? (
+                    <a href={runHref(record.runId)}>{record.runId}</a>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
-}
-
-/** `0.9938 (+0.3333)`: what fits beside a bar. */
-function shortResult(record: ExperimentRecord): string {
-  const metric = record.metric;
-  if (metric === undefined || metric.value === null) return record.status;
-  const gain = metric.improvement;
-  return gain === null
-    ? String(metric.value)
-    : `${String(metric.value)} (${gain >= 0 ? '+' : ''}${String(gain)})`;
 }

@@ -9,17 +9,19 @@ import { ModelCalls } from '../components/model-calls.js';
 import { Tabs } from '../components/tabs.js';
 import { TraceView } from '../components/trace-view.js';
 import { apiPaths } from '../model/api-paths.js';
+import { fullEditReason } from '../model/edit-reason.js';
 import { modelCallsOf } from '../model/model-calls.js';
 import { currentPlan, metricSeries, starterMetric, stepsOf } from '../model/run-steps.js';
 import { relativeToRun } from '../model/run-stages.js';
+import { stepsUnderStatus } from '../model/step-status.js';
 import { useFetched } from '../use-json.js';
 import type { RunViewProps } from './run-view-props.js';
 import { StepTimeline } from './step-timeline.js';
 
 /** An implement run: steps, plan and log, edits, executions with traces, model calls, files. */
-export function ImplementView({ runId, events, tab, filesRevision }: RunViewProps) {
+export function ImplementView({ runId, events, tab, filesRevision, status }: RunViewProps) {
   const active = tab ?? 'timeline';
-  const steps = useMemo(() => stepsOf(events), [events]);
+  const steps = useMemo(() => stepsUnderStatus(stepsOf(events), status), [events, status]);
   const calls = useMemo(() => modelCallsOf(events), [events]);
   const executions = events.filter((event) => event.type === 'execution-end');
   const { data: settings } = useFetched<{ agent?: BudgetLimits }>(
@@ -54,7 +56,9 @@ export function ImplementView({ runId, events, tab, filesRevision }: RunViewProp
       {active === 'plan' ? (
         <PlanAndLog runId={runId} events={events} filesRevision={filesRevision} />
       ) : null}
-      {active === 'edits' ? <Edits runId={runId} filesRevision={filesRevision} /> : null}
+      {active === 'edits' ? (
+        <Edits runId={runId} events={events} filesRevision={filesRevision} />
+      ) : null}
       {active === 'executions' ? (
         <Executions runId={runId} events={events} filesRevision={filesRevision} />
       ) : null}
@@ -128,7 +132,7 @@ function PlanAndLog({ runId, events, filesRevision }: Part) {
   );
 }
 
-function Edits({ runId, filesRevision }: Pick<RunViewProps, 'runId' | 'filesRevision'>) {
+function Edits({ runId, events, filesRevision }: Part) {
   const { data, error } = useFetched<RunEdits>(apiPaths.edits(runId), filesRevision);
   const [layout, setLayout] = useState<DiffLayout>('unified');
   const edits = (data?.edits ?? []).filter((edit) => edit.version > 0);
@@ -152,6 +156,11 @@ function Edits({ runId, filesRevision }: Pick<RunViewProps, 'runId' | 'filesRevi
         </label>
       </div>
       {error !== undefined ? <p className="error">{error}</p> : null}
+      {(data?.skipped ?? []).map((skipped) => (
+        <p key={`${skipped.path}-${skipped.version}`} className="warning skipped-version">
+          {skipped.path} version {skipped.version} is not shown: {skipped.reason}
+        </p>
+      ))}
       {edits.map((edit) => (
         <article
           key={`${edit.path}-${edit.version}`}
@@ -163,7 +172,7 @@ function Edits({ runId, filesRevision }: Pick<RunViewProps, 'runId' | 'filesRevi
             <span className="removed">-{edit.removed}</span>
             {edit.undone ? <span className="muted"> (undone)</span> : null}
           </h3>
-          <p className="edit-reason">{edit.reason}</p>
+          <EditReason reason={edit.reason} events={events} />
           {edit.removed === 0 && edit.version === 1 ? (
             // A file's first version (a copy or a new file) is all additions: folded away.
             <details>
@@ -177,6 +186,18 @@ function Edits({ runId, filesRevision }: Pick<RunViewProps, 'runId' | 'filesRevi
       ))}
       {data !== undefined && edits.length === 0 ? <p className="muted">No edits yet.</p> : null}
     </section>
+  );
+}
+
+/** An edit's reason; one the store cut short opens to the whole instruction from the log. */
+function EditReason({ reason, events }: { reason: string; events: Part['events'] }) {
+  const full = useMemo(() => fullEditReason(reason, events), [reason, events]);
+  if (full === undefined) return <p className="edit-reason">{reason}</p>;
+  return (
+    <details className="edit-reason">
+      <summary>{reason.slice(0, reason.indexOf('\n[...'))} … (show all)</summary>
+      <pre className="edit-reason-full">{full}</pre>
+    </details>
   );
 }
 

@@ -4,6 +4,7 @@ import type { RepoReport } from '../../../src/repo/report.js';
 import { formatDuration } from '../../../src/cli/render/format-values.js';
 import { CodeView } from '../components/code-view.js';
 import { FileBrowser, FileContent } from '../components/file-browser.js';
+import { MathText } from '../components/math-text.js';
 import { MermaidDiagram } from '../components/mermaid-diagram.js';
 import { ModelCalls } from '../components/model-calls.js';
 import { Tabs } from '../components/tabs.js';
@@ -216,7 +217,9 @@ function Config({ plan }: { plan?: Plan }) {
               <td>
                 <code>{JSON.stringify(entry.value)}</code>
               </td>
-              <td className="quote">“{entry.evidence}”</td>
+              <td className="quote">
+                “<MathText text={entry.evidence} />”
+              </td>
             </tr>
           ))}
         </tbody>

@@ -12,4 +12,6 @@ export interface RunViewProps {
    * end), so views that show files fetch them again.
    */
   filesRevision: number;
+  /** The run's status as the page knows it (`running`, `killed`, an end's status, …). */
+  status?: string;
 }

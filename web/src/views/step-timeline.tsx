@@ -1,4 +1,5 @@
 import { formatDuration, formatTokens } from '../../../src/cli/render/format-values.js';
+import { plural } from '../model/format-number.js';
 import type { ModelCall } from '../model/model-calls.js';
 import type { RunStep } from '../model/run-steps.js';
 
@@ -36,16 +37,20 @@ function StepCard({ step, calls }: { step: RunStep; calls: ModelCall[] }) {
     <article className={`step-card ${step.result?.ok === false ? 'failed' : ''}`}>
       <header>
         <span className="step-number">Step {step.step}</span>
-        <span className="step-action">{step.action ?? 'thinking…'}</span>
+        <span className="step-action">
+          {step.action ?? (step.cutShort === undefined ? 'thinking…' : 'no action')}
+        </span>
         {step.result !== undefined ? (
           <span className={step.result.ok ? 'ok' : 'error'}>
             {step.result.ok ? 'ok' : 'failed'} in {formatDuration(step.result.durationMs)}
           </span>
-        ) : step.ended ? null : (
+        ) : step.ended ? null : step.cutShort !== undefined ? (
+          <span className="error step-cut-short">{step.cutShort} before the step ended</span>
+        ) : (
           <span className="muted">in progress</span>
         )}
         <span className="muted">
-          {calls.length} model call{calls.length === 1 ? '' : 's'}, {formatTokens(tokens)} tokens
+          {plural(calls.length, 'model call')}, {formatTokens(tokens)} tokens
         </span>
       </header>
       {step.invalidAnswers.map((answer, index) => (

@@ -12,11 +12,16 @@ export type RunListEntry = Omit<RunSummary, 'dir'> & {
   waiting?: string[];
 };
 
-/** GET /api/runs/:id */
+/**
+ * GET /api/runs/:id[?after=CURSOR]: the summary and one page of the log (about 1 MB of it).
+ * `next`, when present, is the cursor of the following page; absent once the page reaches the
+ * end of what is written (the event stream, /events, follows from there).
+ */
 export interface RunDetail {
   summary: RunListEntry;
   events: CodifyEvent[];
   problems: EventLogProblem[];
+  next?: string;
 }
 
 /** One file of a run folder, by its path relative to the folder (always with `/`). */

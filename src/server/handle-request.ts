@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { listRuns, summarizeRun, type RunSummary } from '../runs/list-runs.js';
-import { readEvents } from '../runs/read-events.js';
 import { tokenCookieName, tokenMatches, tokenOfRequest } from './access-token.js';
 import type { RunDetail, RunListEntry } from './api-types.js';
+import { readEventLogPage } from './event-log-page.js';
 import { streamRunEvents } from './event-stream.js';
 import { HttpError } from './http-error.js';
 import { readRunEdits } from './run-edits.js';
@@ -32,6 +32,9 @@ const imageTypes: Record<string, string> = {
   '.jpeg': 'image/jpeg',
   '.gif': 'image/gif',
 };
+
+/** About this much of a run's log goes in one page of GET /api/runs/:id. */
+const detailPageBytes = 1024 * 1024;
 
 /** Every request: the token first, then the API or the app. */
 export async function handleRequest(
@@ -104,11 +107,14 @@ async function handleApi(
   const directory = runDirectoryOf(context.root, parts[2] ?? '');
   switch (parts[3]) {
     case undefined: {
-      const { events, problems } = readEvents(directory);
-      const detail: RunDetail = { summary: listEntry(summarizeRun(directory)), events, problems };
+      const page = readEventLogPage(directory, url.searchParams.get('after'), detailPageBytes);
+      const detail: RunDetail = { summary: listEntry(summarizeRun(directory)), ...page };
       sendJson(response, detail);
       return;
     }
+    case 'summary':
+      sendJson(response, listEntry(summarizeRun(directory)));
+      return;
     case 'events':
       await streamRunEvents(request, response, directory, { pollMs: context.pollMs });
       return;
@@ -130,7 +136,7 @@ async function handleApi(
     default:
       throw new HttpError(
         404,
-        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits, /traces and /feedback`,
+        `no API route ${pathname}; a run has /summary, /events, /files, /file?path=, /edits, /traces and /feedback`,
       );
   }
 }

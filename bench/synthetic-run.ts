@@ -68,8 +68,18 @@ const actions = [
   'Inspect Script Lines',
 ] as const;
 
+export interface SyntheticRunOptions {
+  /** Characters of the planner's prompt (the summarizer's is about half); default 21,000. */
+  promptCharacters?: number;
+}
+
 /** Creates the run under `root` and returns its folder; the run ends `completed`. */
-export function writeSyntheticRun(root: string, steps: number): SyntheticRun {
+export function writeSyntheticRun(
+  root: string,
+  steps: number,
+  options: SyntheticRunOptions = {},
+): SyntheticRun {
+  const promptCharacters = options.promptCharacters ?? 21_000;
   const run = createRun({ root, mode: 'implement', name: `synthetic ${steps} steps`, argv: [] });
   const system = prose(1, 3000);
   let callId = 0;
@@ -93,7 +103,7 @@ export function writeSyntheticRun(root: string, steps: number): SyntheticRun {
       role: 'planner',
       model: 'synthetic:planner',
       system,
-      messages: [{ role: 'user', content: prose(step * 23, 21_000) }],
+      messages: [{ role: 'user', content: prose(step * 23, promptCharacters) }],
       text: `${answer}\nAction: ${action}`,
       usage: { inputTokens: 7000, outputTokens: 450, cachedInputTokens: 5000 },
       costUsd: 0.012,
@@ -147,7 +157,7 @@ export function writeSyntheticRun(root: string, steps: number): SyntheticRun {
       callId,
       role: 'summarizer',
       model: 'synthetic:summarizer',
-      messages: [{ role: 'user', content: prose(step * 37, 12_000) }],
+      messages: [{ role: 'user', content: prose(step * 37, Math.round(promptCharacters * 0.57)) }],
       text: prose(step * 41, 600),
       usage: { inputTokens: 3500, outputTokens: 150, cachedInputTokens: 0 },
       costUsd: 0.003,

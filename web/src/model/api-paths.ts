@@ -2,6 +2,7 @@
 export const apiPaths = {
   runs: () => '/api/runs',
   run: (id: string) => `/api/runs/${encodeURIComponent(id)}`,
+  summary: (id: string) => `/api/runs/${encodeURIComponent(id)}/summary`,
   events: (id: string) => `/api/runs/${encodeURIComponent(id)}/events`,
   files: (id: string) => `/api/runs/${encodeURIComponent(id)}/files`,
   file: (id: string, path: string) =>

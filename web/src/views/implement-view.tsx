@@ -10,16 +10,17 @@ import { Tabs } from '../components/tabs.js';
 import { TraceView } from '../components/trace-view.js';
 import { apiPaths } from '../model/api-paths.js';
 import { modelCallsOf } from '../model/model-calls.js';
-import { currentPlan, metricSeries, starterMetric, stepsOf } from '../model/run-steps.js';
+import { currentPlan, metricSeries, starterMetric } from '../model/run-steps.js';
 import { relativeToRun } from '../model/run-stages.js';
 import { useFetched } from '../use-json.js';
+import { useRunSteps } from '../use-run-steps.js';
 import type { RunViewProps } from './run-view-props.js';
 import { StepTimeline } from './step-timeline.js';
 
 /** An implement run: steps, plan and log, edits, executions with traces, model calls, files. */
 export function ImplementView({ runId, events, tab, filesRevision }: RunViewProps) {
   const active = tab ?? 'timeline';
-  const steps = useMemo(() => stepsOf(events), [events]);
+  const steps = useRunSteps(events);
   const calls = useMemo(() => modelCallsOf(events), [events]);
   const executions = events.filter((event) => event.type === 'execution-end');
   const { data: settings } = useFetched<{ agent?: BudgetLimits }>(

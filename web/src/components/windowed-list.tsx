@@ -1,0 +1,163 @@
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+
+export interface WindowedListProps<T> {
+  items: readonly T[];
+  keyOf: (item: T) => string | number;
+  render: (item: T) => ReactNode;
+  /** Attributes of each item's <li> (besides its key). */
+  itemAttributes?: (item: T) => Record<string, string | number>;
+  className?: string;
+  /** A guess for items not drawn yet; each drawn item is measured and remembered. */
+  estimatedHeight: number;
+  /** Up to this many items, all are drawn (and the browser's find sees them all). */
+  drawAllUpTo?: number;
+}
+
+interface Range {
+  first: number;
+  last: number;
+}
+
+/**
+ * An <ol> that draws only the items near the screen (one screen above and below it), with
+ * spacers standing in for the rest, in a page that scrolls as a whole. Items have different
+ * heights: each drawn one is measured (and measured again when it changes size, e.g. a
+ * details element opened), and its height kept for the spacers, so the scroll bar is right
+ * for the part already seen and close for the rest. A 1,000-step run then draws ~10 cards.
+ */
+export function WindowedList<T>({
+  items,
+  keyOf,
+  render,
+  itemAttributes,
+  className,
+  estimatedHeight,
+  drawAllUpTo = 30,
+}: WindowedListProps<T>) {
+  const list = useRef<HTMLOListElement>(null);
+  // Heights by key (as the data attribute gives it back: a string).
+  const heights = useRef(new Map<string, number>());
+  const [measured, setMeasured] = useState(0);
+  const [range, setRange] = useState<Range>({
+    first: 0,
+    last: Math.ceil((2 * window.innerHeight) / estimatedHeight),
+  });
+  const windowed = items.length > drawAllUpTo;
+  // `measured` counts the measurements that changed a height: the tops are worked out again.
+  const tops = useMemo(
+    () => topsOf(items, keyOf, heights.current, estimatedHeight),
+    [items, keyOf, estimatedHeight, measured],
+  );
+
+  const updateRange = useCallback(() => {
+    const element = list.current;
+    if (element === null) return;
+    const screen = window.innerHeight;
+    const top = -element.getBoundingClientRect().top - screen;
+    const bottom = top + 3 * screen;
+    const next = { first: firstBelow(tops, top), last: firstBelow(tops, bottom) };
+    setRange((previous) =>
+      previous.first === next.first && previous.last === next.last ? previous : next,
+    );
+  }, [tops]);
+
+  useEffect(() => {
+    if (!windowed) return;
+    let frame: number | undefined;
+    const onScroll = () => {
+      frame ??= window.requestAnimationFrame(() => {
+        frame = undefined;
+        updateRange();
+      });
+    };
+    updateRange();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    window.addEventListener('resize', onScroll);
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      window.removeEventListener('resize', onScroll);
+      if (frame !== undefined) window.cancelAnimationFrame(frame);
+    };
+  }, [windowed, updateRange]);
+
+  // Every drawn item reports its height, now and whenever it changes.
+  const observer = useRef<ResizeObserver | undefined>(undefined);
+  useLayoutEffect(() => {
+    const watcher = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        const key = (entry.target as HTMLElement).dataset.windowKey;
+        if (key === undefined) continue;
+        const height = (entry.target as HTMLElement).offsetHeight;
+        if (Math.abs((heights.current.get(key) ?? -1) - height) > 1) {
+          heights.current.set(key, height);
+          changed = true;
+        }
+      }
+      if (changed) setMeasured((count) => count + 1);
+    });
+    observer.current = watcher;
+    return () => watcher.disconnect();
+  }, []);
+  const observe = useCallback((element: HTMLLIElement | null) => {
+    if (element !== null) observer.current?.observe(element);
+  }, []);
+
+  const first = windowed ? Math.min(range.first, items.length) : 0;
+  const last = windowed ? Math.min(range.last + 1, items.length) : items.length;
+  const total = tops[items.length] ?? 0;
+  const above = tops[first] ?? 0;
+  const below = total - (tops[last] ?? total);
+  return (
+    <ol className={className} ref={list} data-items={items.length}>
+      {above > 0 ? <li className="window-spacer" aria-hidden style={{ height: above }} /> : null}
+      {items.slice(first, last).map((item) => {
+        const key = keyOf(item);
+        return (
+          <li key={key} ref={observe} data-window-key={key} {...itemAttributes?.(item)}>
+            {render(item)}
+          </li>
+        );
+      })}
+      {below > 0 ? <li className="window-spacer" aria-hidden style={{ height: below }} /> : null}
+    </ol>
+  );
+}
+
+/** The top of each item in the list, and the list's height last: measured or estimated. */
+function topsOf<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string | number,
+  heights: ReadonlyMap<string, number>,
+  estimatedHeight: number,
+): number[] {
+  const tops = new Array<number>(items.length + 1);
+  let top = 0;
+  items.forEach((item, index) => {
+    tops[index] = top;
+    top += heights.get(String(keyOf(item))) ?? estimatedHeight;
+  });
+  tops[items.length] = top;
+  return tops;
+}
+
+/** The index of the item that contains `offset` (binary search over the tops). */
+function firstBelow(tops: readonly number[], offset: number): number {
+  let low = 0;
+  let high = tops.length - 2;
+  if (high < 0) return 0;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if ((tops[middle] ?? 0) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}

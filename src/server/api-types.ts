@@ -1,5 +1,6 @@
 // The shapes the HTTP API answers with; the web app is typed against these and the core's
 // own types (events, results, plans), so there is one model of a run.
+import type { StoredMessage } from '../llm/types.js';
 import type { CodifyEvent } from '../runs/events.js';
 import type { EventLogProblem } from '../runs/parse-event-lines.js';
 import type { RunSummary } from '../runs/list-runs.js';
@@ -22,6 +23,15 @@ export interface RunDetail {
   events: CodifyEvent[];
   problems: EventLogProblem[];
   next?: string;
+}
+
+/**
+ * GET /api/runs/:id/prompt?seq=N: what a model call was sent (the llm-end event `seq`); the
+ * event stream with `?lean=1` leaves it out of each llm-end and marks it `promptOmitted`.
+ */
+export interface ModelPrompt {
+  system?: string;
+  messages: StoredMessage[];
 }
 
 /** One file of a run folder, by its path relative to the folder (always with `/`). */

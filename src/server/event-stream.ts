@@ -1,9 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventLogPath } from '../runs/event-log-file.js';
 import { followLogLines } from './follow-log-lines.js';
+import { leanEventLine } from './lean-event.js';
 
 export interface EventStreamOptions {
   pollMs?: number;
+  /** Leave out prompts and checkpoints (lean-event.ts); the web app asks for this. */
+  lean?: boolean;
   /** Milliseconds between comment lines that keep proxies and the browser from timing out. */
   heartbeatMs?: number;
 }
@@ -45,10 +48,11 @@ export async function streamRunEvents(
   try {
     await followLogLines(
       eventLogPath(runDirectory),
-      async ({ text }) => {
+      async ({ text, event }) => {
         position += 1;
         if (position <= skip) return;
-        if (!response.write(`id: ${position}\ndata: ${text}\n\n`)) {
+        const data = options.lean === true ? leanEventLine(text, event) : text;
+        if (!response.write(`id: ${position}\ndata: ${data}\n\n`)) {
           await drained(response, controller.signal);
         }
       },

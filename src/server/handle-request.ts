@@ -5,6 +5,7 @@ import { listRuns, summarizeRun, type RunSummary } from '../runs/list-runs.js';
 import { tokenCookieName, tokenMatches, tokenOfRequest } from './access-token.js';
 import type { RunDetail, RunListEntry } from './api-types.js';
 import { readEventLogPage } from './event-log-page.js';
+import { readLoggedPrompt } from './logged-prompt.js';
 import { streamRunEvents } from './event-stream.js';
 import { HttpError } from './http-error.js';
 import { readRunEdits } from './run-edits.js';
@@ -116,8 +117,19 @@ async function handleApi(
       sendJson(response, listEntry(summarizeRun(directory)));
       return;
     case 'events':
-      await streamRunEvents(request, response, directory, { pollMs: context.pollMs });
+      await streamRunEvents(request, response, directory, {
+        pollMs: context.pollMs,
+        lean: url.searchParams.get('lean') === '1',
+      });
       return;
+    case 'prompt': {
+      const seq = Number(url.searchParams.get('seq'));
+      if (!Number.isSafeInteger(seq) || seq < 1) {
+        throw new HttpError(400, "prompt needs ?seq=N, the seq of the model call's llm-end event");
+      }
+      sendJson(response, await readLoggedPrompt(directory, seq));
+      return;
+    }
     case 'files':
       sendJson(response, listRunFiles(directory));
       return;
@@ -136,7 +148,7 @@ async function handleApi(
     default:
       throw new HttpError(
         404,
-        `no API route ${pathname}; a run has /summary, /events, /files, /file?path=, /edits, /traces and /feedback`,
+        `no API route ${pathname}; a run has /summary, /events, /prompt?seq=, /files, /file?path=, /edits, /traces and /feedback`,
       );
   }
 }

@@ -21,7 +21,7 @@ export function EventsView({ runId, events, tab, filesRevision }: RunViewProps) 
           { id: 'files', label: 'Files' },
         ]}
       />
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
       {active === 'files' ? <FileBrowser runId={runId} reloadKey={filesRevision} /> : null}
       {active === 'events' ? <EventTimeline events={events} /> : null}
     </>

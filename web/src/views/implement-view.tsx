@@ -59,7 +59,7 @@ export function ImplementView({ runId, events, tab, filesRevision }: RunViewProp
       {active === 'executions' ? (
         <Executions runId={runId} events={events} filesRevision={filesRevision} />
       ) : null}
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
       {active === 'files' ? <FileBrowser runId={runId} reloadKey={filesRevision} /> : null}
     </>
   );

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventLogPath } from '../../src/runs/event-log-file.js';
+import { readEvents } from '../../src/runs/read-events.js';
 import { createRun, type Run } from '../../src/runs/run.js';
+import { totalsOf } from '../../src/runs/run-totals.js';
 import type { RunDetail } from '../../src/server/api-types.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { rawGet } from './http-client.js';
@@ -121,6 +123,44 @@ describe('GET /api/runs/:id on a large log', () => {
   it('refuses a cursor it did not give', async () => {
     const response = await rawGet(ui.port, `/api/runs/${run.id}?after=../x`, auth);
     expect(response.status).toBe(400);
+  });
+
+  it('sums up a live run read a chunk at a time, as if read whole', async () => {
+    const live = createRun({ root, mode: 'implement', name: 'large and live', argv: [] });
+    for (let step = 1; step <= 30; step += 1) {
+      live.emit({ type: 'step-start', step });
+      live.emit({
+        type: 'llm-end',
+        callId: step,
+        role: 'planner',
+        model: 'scripted:a',
+        // Lines of odd lengths, so they straddle the reader's chunk boundaries.
+        messages: [{ role: 'user', content: 'p'.repeat(37_000 + step * 101) }],
+        text: 'Action: List Files',
+        usage: { inputTokens: 1000 + step, outputTokens: 10, cachedInputTokens: 0 },
+        costUsd: 0.001,
+        latencyMs: 5,
+        attempts: 1,
+      });
+      live.emit({ type: 'step-end', step, action: 'List Files' });
+    }
+    try {
+      const response = await rawGet(
+        ui.port,
+        `/api/runs/${encodeURIComponent(live.id)}/summary`,
+        auth,
+      );
+      expect(response.status, response.body).toBe(200);
+      const { events } = readEvents(live.dir);
+      expect(JSON.parse(response.body)).toMatchObject({
+        status: 'running',
+        name: 'large and live',
+        lastEventAt: events.at(-1)?.time,
+        totals: totalsOf(events),
+      });
+    } finally {
+      live.close('completed');
+    }
   });
 
   it('answers /summary with the summary alone', async () => {

@@ -76,6 +76,19 @@ describe('a run of 1,000 steps in Chromium', () => {
     ).toBeLessThan(40);
     await page.screenshot({ path: join(screenshots, 'long-run-last-step.png') });
 
+    // Wherever the page is scrolled to, a step card is drawn there (no blank stretch where a
+    // spacer stands for steps that should have been drawn).
+    for (const share of [0.1, 0.3, 0.5, 0.7, 0.9]) {
+      await page.evaluate(
+        `window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) * ${share})`,
+      );
+      await page.waitForFunction(
+        `document.elementFromPoint(300, window.innerHeight / 2)?.closest('.step-card') != null`,
+        undefined,
+        { timeout: 5_000, polling: 'raf' },
+      );
+    }
+
     // Back to the middle: the steps there are drawn in order.
     await page.evaluate(`window.scrollTo(0, document.documentElement.scrollHeight / 2)`);
     await page.waitForFunction(

@@ -1,12 +1,4 @@
-import {
-  useCallback,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 export interface WindowedListProps<T> {
   items: readonly T[];
@@ -88,15 +80,18 @@ export function WindowedList<T>({
     };
   }, [windowed, updateRange]);
 
-  // Every drawn item reports its height, now and whenever it changes.
+  // Every drawn item reports its height, now and whenever it changes (made on first use: the
+  // items' refs are attached before this component's own effects run).
   const observer = useRef<ResizeObserver | undefined>(undefined);
-  useLayoutEffect(() => {
-    const watcher = new ResizeObserver((entries) => {
+  const watcher = useCallback(() => {
+    observer.current ??= new ResizeObserver((entries) => {
       let changed = false;
       for (const entry of entries) {
-        const key = (entry.target as HTMLElement).dataset.windowKey;
-        if (key === undefined) continue;
-        const height = (entry.target as HTMLElement).offsetHeight;
+        const element = entry.target as HTMLElement;
+        const key = element.dataset.windowKey;
+        // A card just taken out of the page measures 0: keep what it measured in it.
+        if (key === undefined || !element.isConnected) continue;
+        const height = element.offsetHeight;
         if (Math.abs((heights.current.get(key) ?? -1) - height) > 1) {
           heights.current.set(key, height);
           changed = true;
@@ -104,12 +99,23 @@ export function WindowedList<T>({
       }
       if (changed) setMeasured((count) => count + 1);
     });
-    observer.current = watcher;
-    return () => watcher.disconnect();
+    return observer.current;
   }, []);
-  const observe = useCallback((element: HTMLLIElement | null) => {
-    if (element !== null) observer.current?.observe(element);
-  }, []);
+  useEffect(
+    () => () => {
+      observer.current?.disconnect();
+      observer.current = undefined;
+    },
+    [],
+  );
+  const observe = useCallback(
+    (element: HTMLLIElement) => {
+      watcher().observe(element);
+      // Items scrolled away are let go, so the observer does not keep them alive.
+      return () => watcher().unobserve(element);
+    },
+    [watcher],
+  );
 
   const first = windowed ? Math.min(range.first, items.length) : 0;
   const last = windowed ? Math.min(range.last + 1, items.length) : items.length;

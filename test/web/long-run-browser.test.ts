@@ -5,6 +5,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRun, type SyntheticRun } from '../../bench/synthetic-run.js';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
+import { createRun } from '../../src/runs/run.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { launchChromium } from './chromium-context.js';
 
@@ -37,8 +38,8 @@ afterAll(async () => {
   rmSync(profile, { recursive: true, force: true });
 });
 
-describe('a run of 1,000 steps in Chromium', () => {
-  it('opens with a few step cards drawn, and scrolls to its last step', async () => {
+describe('long and live runs in Chromium', () => {
+  it('opens a 1,000-step run with a few step cards drawn, and scrolls to its last step', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -103,4 +104,47 @@ describe('a run of 1,000 steps in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('on a live run, appends what the stream brings and never downloads the run again', async () => {
+    const live = createRun({ root, mode: 'implement', name: 'live and long', argv: [] });
+    try {
+      for (let step = 1; step <= 40; step += 1) {
+        live.emit({ type: 'step-start', step });
+        live.emit({ type: 'step-end', step, action: 'List Files' });
+      }
+      const page = await browser.newPage();
+      await page.goto(ui.url);
+      const asked: { url: string; bytes: number }[] = [];
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (!url.pathname.startsWith('/api/') || url.pathname.endsWith('/events')) return;
+        void response
+          .body()
+          .then((body) => asked.push({ url: url.pathname, bytes: body.length }))
+          .catch(() => undefined);
+      });
+      await page.goto(`http://127.0.0.1:${ui.port}/#/runs/${live.id}`);
+      await page.waitForFunction(
+        `document.querySelector('.tab.active .tab-note')?.textContent === '40'`,
+      );
+      // Two steps more, written while the page is open, a few seconds apart.
+      for (const step of [41, 42]) {
+        await new Promise((done) => setTimeout(done, 3_500));
+        live.emit({ type: 'step-start', step });
+        live.emit({ type: 'step-end', step, action: 'Execute Script' });
+      }
+      await page.waitForFunction(
+        `document.querySelector('.tab.active .tab-note')?.textContent === '42'`,
+      );
+      const detail = `/api/runs/${live.id}`;
+      expect(asked.filter((request) => request.url === detail)).toEqual([]);
+      // What it asks while live is the run's status, a few hundred bytes each time.
+      const summaries = asked.filter((request) => request.url === `${detail}/summary`);
+      expect(summaries.length).toBeGreaterThanOrEqual(2);
+      for (const summary of summaries) expect(summary.bytes).toBeLessThan(2_000);
+      await page.close();
+    } finally {
+      live.close('completed');
+    }
+  }, 60_000);
 });

@@ -10,8 +10,8 @@ import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { launchChromium } from './chromium-context.js';
 
 /**
- * A run of a thousand steps in Chromium: it opens, draws only the steps near the screen, and
- * its last step can be reached by scrolling. The steps are those of the bench's synthetic runs
+ * Long runs in Chromium: a run of a thousand steps opens, draws only the steps near the screen,
+ * and its last step can be reached by scrolling; a page on a live run only appends. The steps are those of the bench's synthetic runs
  * with short prompts (a ~10 MB log instead of ~50 MB), to keep the test quick.
  */
 const screenshots = join(resolve(import.meta.dirname, '../..'), 'test-output', 'web');
@@ -146,5 +146,31 @@ describe('long and live runs in Chromium', () => {
     } finally {
       live.close('completed');
     }
+  }, 60_000);
+
+  it('draws only the lines near the screen of a long event timeline', async () => {
+    const checked = createRun({ root, mode: 'check', name: 'long check', argv: [] });
+    for (let index = 1; index <= 3000; index += 1) {
+      checked.emit({ type: 'log', level: 'info', message: `line number ${index}` });
+    }
+    checked.close('completed');
+    const page = await browser.newPage();
+    await page.goto(ui.url);
+    await page.goto(`http://127.0.0.1:${ui.port}/#/runs/${checked.id}`);
+    await page.waitForFunction(
+      `document.querySelector('.tab.active .tab-note')?.textContent === '3002'`,
+    );
+    const drawn = Number(await page.evaluate(`document.querySelectorAll('li.event').length`));
+    expect(drawn).toBeGreaterThan(10);
+    expect(drawn).toBeLessThan(300);
+    await page.waitForFunction(
+      `(() => {
+        window.scrollTo(0, document.documentElement.scrollHeight);
+        return [...document.querySelectorAll('li.event')].some((item) => item.textContent.includes('line number 3000'));
+      })()`,
+      undefined,
+      { timeout: 10_000, polling: 200 },
+    );
+    await page.close();
   }, 60_000);
 });

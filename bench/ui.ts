@@ -180,7 +180,6 @@ export async function runBench(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'codify-bench-ui-'));
   const profile = mkdtempSync(join(tmpdir(), 'codify-bench-chromium-'));
   let ui: UiProcess | undefined;
-  let browser: BrowserContext | undefined;
   try {
     await ensureWebAppBuilt();
     const runs = sizes.map((steps) => writeSyntheticRun(root, steps));
@@ -188,7 +187,30 @@ export async function runBench(): Promise<void> {
     const pid = ui.child.pid ?? 0;
     await new Promise((done) => setTimeout(done, 500));
     const idleMb = rssMegabytes(pid);
-    browser = await launch(profile);
+    await measurePages(ui, runs, profile);
+    const largest = runs.at(-1);
+    if (largest === undefined) return;
+    const detail = await timedGet(ui, `/api/runs/${largest.id}`);
+    console.log(
+      `run detail of the ${largest.steps}-step run: ${detail.ms} ms, ${megabytes(detail.bytes)} sent`,
+    );
+    await new Promise((done) => setTimeout(done, 1000));
+    console.log(
+      `server RSS idle: ${idleMb.toFixed(0)} MB (after the pages: ${rssMegabytes(pid).toFixed(0)} MB)`,
+    );
+    await measureSlowReaders(ui, largest);
+  } finally {
+    ui?.child.kill('SIGTERM');
+    rmSync(root, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Opens each run in one tab, in turn, and prints a line of figures for each. */
+async function measurePages(ui: UiProcess, runs: SyntheticRun[], profile: string): Promise<void> {
+  const pid = ui.child.pid ?? 0;
+  const browser = await launch(profile);
+  try {
     const page = await browser.newPage();
     await page.goto(`${ui.origin}/?token=${ui.token}`);
     console.log(
@@ -198,7 +220,7 @@ export async function runBench(): Promise<void> {
       let figures: PageFigures | undefined;
       const logBytes = statSync(join(run.dir, 'events.jsonl')).size;
       const peak = await peakRssDuring(pid, async () => {
-        figures = await openRun(page, ui as UiProcess, run);
+        figures = await openRun(page, ui, run);
       });
       if (figures === undefined) continue;
       console.log(
@@ -218,38 +240,25 @@ export async function runBench(): Promise<void> {
       );
     }
     await page.goto('about:blank');
+  } finally {
     await browser.close();
-    browser = undefined;
-    const largest = runs.at(-1);
-    if (largest === undefined) return;
-    const detail = await timedGet(ui, `/api/runs/${largest.id}`);
+  }
+}
+
+/** The server's peak RSS while one, then five, slow readers follow the run's event stream. */
+async function measureSlowReaders(ui: UiProcess, run: SyntheticRun): Promise<void> {
+  for (const readers of [1, 5]) {
+    const read: number[] = [];
+    const peak = await peakRssDuring(ui.child.pid ?? 0, async () => {
+      read.push(
+        ...(await Promise.all(
+          Array.from({ length: readers }, () => slowReader(ui, run, slowReadSeconds)),
+        )),
+      );
+    });
     console.log(
-      `run detail of the ${largest.steps}-step run: ${detail.ms} ms, ${megabytes(detail.bytes)} sent`,
+      `server RSS with ${readers} slow reader${readers === 1 ? '' : 's'} of the ${run.steps}-step run's event stream for ${slowReadSeconds} s: ${peak.toFixed(0)} MB peak (each read ~${megabytes(Math.min(...read))})`,
     );
     await new Promise((done) => setTimeout(done, 1000));
-    console.log(
-      `server RSS idle: ${idleMb.toFixed(0)} MB (after the pages: ${rssMegabytes(pid).toFixed(0)} MB)`,
-    );
-    for (const readers of [1, 5]) {
-      const read: number[] = [];
-      const peak = await peakRssDuring(pid, async () => {
-        read.push(
-          ...(await Promise.all(
-            Array.from({ length: readers }, () =>
-              slowReader(ui as UiProcess, largest, slowReadSeconds),
-            ),
-          )),
-        );
-      });
-      console.log(
-        `server RSS with ${readers} slow reader${readers === 1 ? '' : 's'} of the ${largest.steps}-step run's event stream for ${slowReadSeconds} s: ${peak.toFixed(0)} MB peak (each read ~${megabytes(Math.min(...read))})`,
-      );
-      await new Promise((done) => setTimeout(done, 1000));
-    }
-  } finally {
-    await browser?.close();
-    ui?.child.kill('SIGTERM');
-    rmSync(root, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 
 export interface WindowedListProps<T> {
   items: readonly T[];
@@ -35,20 +43,49 @@ export function WindowedList<T>({
   drawAllUpTo = 30,
 }: WindowedListProps<T>) {
   const list = useRef<HTMLOListElement>(null);
-  // Heights by key (as the data attribute gives it back: a string).
-  const heights = useRef(new Map<string, number>());
-  const [measured, setMeasured] = useState(0);
+  const { heights, measured, observe } = useMeasuredHeights();
+  const windowed = items.length > drawAllUpTo;
+  // `measured` counts the measurements that changed a height: the tops are worked out again.
+  const tops = useMemo(
+    () => topsOf(items, keyOf, heights, estimatedHeight),
+    [items, keyOf, heights, estimatedHeight, measured],
+  );
+  const range = useVisibleRange(list, tops, windowed, estimatedHeight);
+  const first = windowed ? Math.min(range.first, items.length) : 0;
+  const last = windowed ? Math.min(range.last + 1, items.length) : items.length;
+  const total = tops[items.length] ?? 0;
+  const above = tops[first] ?? 0;
+  const below = total - (tops[last] ?? total);
+  return (
+    <ol className={className} ref={list} data-items={items.length}>
+      {above > 0 ? <li className="window-spacer" aria-hidden style={{ height: above }} /> : null}
+      {items.slice(first, last).map((item) => {
+        const key = keyOf(item);
+        return (
+          <li key={key} ref={observe} data-window-key={key} {...itemAttributes?.(item)}>
+            {render(item)}
+          </li>
+        );
+      })}
+      {below > 0 ? <li className="window-spacer" aria-hidden style={{ height: below }} /> : null}
+    </ol>
+  );
+}
+
+/**
+ * The items to draw: those from one screen above the visible part of the list to one screen
+ * below it, worked out again (once a frame at most) as the page scrolls or is resized.
+ */
+function useVisibleRange(
+  list: RefObject<HTMLOListElement | null>,
+  tops: readonly number[],
+  windowed: boolean,
+  estimatedHeight: number,
+): Range {
   const [range, setRange] = useState<Range>({
     first: 0,
     last: Math.ceil((2 * window.innerHeight) / estimatedHeight),
   });
-  const windowed = items.length > drawAllUpTo;
-  // `measured` counts the measurements that changed a height: the tops are worked out again.
-  const tops = useMemo(
-    () => topsOf(items, keyOf, heights.current, estimatedHeight),
-    [items, keyOf, estimatedHeight, measured],
-  );
-
   const updateRange = useCallback(() => {
     const element = list.current;
     if (element === null) return;
@@ -59,8 +96,7 @@ export function WindowedList<T>({
     setRange((previous) =>
       previous.first === next.first && previous.last === next.last ? previous : next,
     );
-  }, [tops]);
-
+  }, [list, tops]);
   useEffect(() => {
     if (!windowed) return;
     let frame: number | undefined;
@@ -79,9 +115,23 @@ export function WindowedList<T>({
       if (frame !== undefined) window.cancelAnimationFrame(frame);
     };
   }, [windowed, updateRange]);
+  return range;
+}
 
-  // Every drawn item reports its height, now and whenever it changes (made on first use: the
-  // items' refs are attached before this component's own effects run).
+/**
+ * The height of every item drawn so far, by key (as the data attribute gives it back: a
+ * string), and `observe`, the ref for each item's element: it reports the height now and
+ * whenever it changes (a details element opened), and lets go when the item is taken out.
+ * `measured` changes whenever a height did.
+ */
+function useMeasuredHeights(): {
+  heights: ReadonlyMap<string, number>;
+  measured: number;
+  observe: (element: HTMLLIElement) => () => void;
+} {
+  const heights = useRef(new Map<string, number>());
+  const [measured, setMeasured] = useState(0);
+  // Made on first use: the items' refs are attached before this component's effects run.
   const observer = useRef<ResizeObserver | undefined>(undefined);
   const watcher = useCallback(() => {
     observer.current ??= new ResizeObserver((entries) => {
@@ -111,31 +161,11 @@ export function WindowedList<T>({
   const observe = useCallback(
     (element: HTMLLIElement) => {
       watcher().observe(element);
-      // Items scrolled away are let go, so the observer does not keep them alive.
       return () => watcher().unobserve(element);
     },
     [watcher],
   );
-
-  const first = windowed ? Math.min(range.first, items.length) : 0;
-  const last = windowed ? Math.min(range.last + 1, items.length) : items.length;
-  const total = tops[items.length] ?? 0;
-  const above = tops[first] ?? 0;
-  const below = total - (tops[last] ?? total);
-  return (
-    <ol className={className} ref={list} data-items={items.length}>
-      {above > 0 ? <li className="window-spacer" aria-hidden style={{ height: above }} /> : null}
-      {items.slice(first, last).map((item) => {
-        const key = keyOf(item);
-        return (
-          <li key={key} ref={observe} data-window-key={key} {...itemAttributes?.(item)}>
-            {render(item)}
-          </li>
-        );
-      })}
-      {below > 0 ? <li className="window-spacer" aria-hidden style={{ height: below }} /> : null}
-    </ol>
-  );
+  return { heights: heights.current, measured, observe };
 }
 
 /** The top of each item in the list, and the list's height last: measured or estimated. */

@@ -1,95 +1,120 @@
 /**
- * The web app's figures: time to first render of a run with 1,000 events (headless Chromium,
- * from navigation until every step is drawn), and the server's memory while 10 live runs
- * stream to 10 clients at once (the server in its own process, its RSS sampled from /proc).
+ * The web app on long runs. Synthetic implement runs of 4, 100, 400 and 1,000 steps
+ * (bench/synthetic-run.ts, ~50 KB of log a step) are served by `codify ui` in its own process;
+ * headless Chromium opens each and reports the time to the first step card, the time until
+ * the whole run is usable (the Timeline counts every step and the last one is on screen after
+ * scrolling to the end), the JS heap after a garbage collection, and the DOM nodes. Then the
+ * server's memory (RSS from /proc) while one tab opens the largest run, and while one and five
+ * slow readers (each reads 64 KB of the event stream every 100 ms) follow it; and the time and
+ * size of one run-detail request.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureWebAppBuilt } from '../scripts/build-web.js';
-import { createRun, type Run } from '../src/runs/run.js';
-import { startUiServer } from '../src/server/ui-server.js';
+import { writeSyntheticRun, type SyntheticRun } from './synthetic-run.js';
 
 const repository = resolve(import.meta.dirname, '..');
 const chromiumPath = process.env.CODIFY_CHROMIUM ?? '/usr/bin/chromium';
-const renderTrials = 5;
-const streams = 10;
-const streamSeconds = 10;
-const eventsPerSecond = 20;
+const sizes = (process.env.CODIFY_BENCH_UI_STEPS ?? '4,100,400,1000').split(',').map(Number);
+/** A page still not usable after this long is reported as such, not waited on forever. */
+const usableTimeoutMs = 120_000;
+const slowReadSeconds = 10;
 
-/** 100 steps of 10 events each (plus run-start and run-end): a long agent run's log. */
-function writeLongRun(root: string): { run: Run; steps: number } {
-  const run = createRun({ root, mode: 'implement', name: 'bench 1000 events', argv: [] });
-  const prompt = 'The task, the research log and the last steps. '.repeat(120);
-  const steps = 100;
-  let callId = 0;
-  for (let step = 1; step <= steps; step += 1) {
-    run.emit({ type: 'step-start', step });
-    callId += 1;
-    run.emit({ type: 'llm-start', callId, role: 'planner', model: 'bench:planner' });
-    run.emit(llmEnd(callId, 'planner', prompt, `Thought: step ${step}\nAction: List Files`));
-    run.emit({
-      type: 'planner-answer',
-      step,
-      level: 0,
-      valid: true,
-      fields: {
-        Reflection: `What step ${step - 1} showed.`,
-        'Research Plan and Status': '1. read (done)\n2. implement (in progress)\n3. measure',
-        'Fact Check': 'confirmed by the observation',
-        Thought: `step ${step}`,
-      },
+interface UiProcess {
+  child: ChildProcess;
+  origin: string;
+  token: string;
+}
+
+async function startUiProcess(root: string): Promise<UiProcess> {
+  // The sources, not dist/, which may be older; the server serves web/dist, built just before.
+  const command = ['--import', 'tsx', join(repository, 'src', 'cli', 'main.ts')];
+  const child = spawn(process.execPath, [...command, 'ui', '--root', root, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<URL>((resolvePromise, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/\S+\?token=[0-9a-f]+/.exec(output);
+      if (match !== null) resolvePromise(new URL(match[0]));
     });
-    run.emit({ type: 'action-start', step, action: 'List Files', input: { dir_path: '.' } });
-    run.emit({
-      type: 'action-end',
-      step,
-      action: 'List Files',
-      ok: true,
-      observation: 'starter_code.py\ntrain.py\n',
-      display: 'starter_code.py\ntrain.py\n',
-      durationMs: 3,
-    });
-    callId += 1;
-    run.emit({ type: 'llm-start', callId, role: 'summarizer', model: 'bench:summarizer' });
-    run.emit(llmEnd(callId, 'summarizer', prompt.slice(0, 2000), `Step ${step}: listed files.`));
-    run.emit({
-      type: 'budget-update',
-      steps: step,
-      tokens: step * 2000,
-      costUsd: 0,
-      elapsedMs: step * 900,
-    });
-    run.emit({ type: 'step-end', step, action: 'List Files' });
+    child.on('exit', () => reject(new Error(`codify ui exited: ${output}`)));
+  });
+  return { child, origin: url.origin, token: url.searchParams.get('token') ?? '' };
+}
+
+function rssMegabytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 'NaN') / 1024;
+}
+
+/** Samples a process's RSS every 50 ms while `work` runs; the peak in MB. */
+async function peakRssDuring(pid: number, work: () => Promise<void>): Promise<number> {
+  let peak = rssMegabytes(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMegabytes(pid));
+  }, 50);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
   }
-  run.close('completed', 'bench');
-  return { run, steps };
+  return Math.max(peak, rssMegabytes(pid));
 }
 
-function llmEnd(callId: number, role: 'planner' | 'summarizer', prompt: string, text: string) {
-  return {
-    type: 'llm-end' as const,
-    callId,
-    role,
-    model: `bench:${role}`,
-    messages: [{ role: 'user' as const, content: prompt }],
-    text,
-    usage: { inputTokens: 1500, outputTokens: 100, cachedInputTokens: 0 },
-    costUsd: 0,
-    latencyMs: 800,
-    attempts: 1,
-  };
+interface PageFigures {
+  firstStepMs: number;
+  /** Until the Timeline tab counts every step: the whole log has arrived and been read. */
+  countedMs: number | undefined;
+  usableMs: number | undefined;
+  heapMb: number;
+  domNodes: number;
 }
 
-async function timeToFirstRender(root: string, app: string): Promise<void> {
-  const { run, steps } = writeLongRun(root);
-  const events = readFileSync(join(run.dir, 'events.jsonl'), 'utf8').trim().split('\n').length;
-  const ui = await startUiServer({ root, port: 0, appDirectory: app });
-  const profile = mkdtempSync(join(tmpdir(), 'codify-bench-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
+async function openRun(page: Page, ui: UiProcess, run: SyntheticRun): Promise<PageFigures> {
+  await page.goto('about:blank');
+  const started = Date.now();
+  await page.goto(`${ui.origin}/#/runs/${run.id}`);
+  // Expressions run in the page (this file is compiled without the DOM's types).
+  await page.waitForFunction(`document.querySelector('.step-card') !== null`, undefined, {
+    polling: 'raf',
+    timeout: usableTimeoutMs,
+  });
+  const firstStepMs = Date.now() - started;
+  let usableMs: number | undefined;
+  let countedMs: number | undefined;
+  try {
+    await page.waitForFunction(
+      `document.querySelector('.tab.active .tab-note')?.textContent === '${run.steps}'`,
+      undefined,
+      { polling: 'raf', timeout: usableTimeoutMs },
+    );
+    countedMs = Date.now() - started;
+    // Scroll to the end until the last step's card is drawn (a windowed list draws it only then).
+    await page.waitForFunction(
+      `(() => { window.scrollTo(0, document.documentElement.scrollHeight); return document.querySelector('[data-step="${run.steps}"] .step-card') !== null; })()`,
+      undefined,
+      { polling: 'raf', timeout: usableTimeoutMs },
+    );
+    usableMs = Date.now() - started;
+  } catch {
+    usableMs = undefined;
+  }
+  const session = await page.context().newCDPSession(page);
+  await session.send('HeapProfiler.collectGarbage');
+  const heap = await session.send('Runtime.getHeapUsage');
+  await session.detach();
+  const domNodes = Number(await page.evaluate(`document.getElementsByTagName('*').length`));
+  return { firstStepMs, countedMs, usableMs, heapMb: heap.usedSize / 1024 / 1024, domNodes };
+}
+
+async function launch(profile: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 1400, height: 900 },
@@ -103,122 +128,48 @@ async function timeToFirstRender(root: string, app: string): Promise<void> {
       '--no-first-run',
     ],
   });
-  try {
-    const page = await browser.newPage();
-    await page.goto(ui.url);
-    const times: number[] = [];
-    for (let trial = 0; trial < renderTrials; trial += 1) {
-      await page.goto('about:blank');
-      const started = Date.now();
-      await page.goto(`http://127.0.0.1:${ui.port}/#/runs/${run.id}`);
-      // An expression run in the page (this file is compiled without the DOM's types).
-      await page.waitForFunction(
-        `document.querySelectorAll('.step-card').length === ${steps}`,
-        undefined,
-        { polling: 'raf', timeout: 60_000 },
-      );
-      times.push(Date.now() - started);
-    }
-    times.sort((left, right) => left - right);
-    console.log(
-      `first render of a run with ${events} events (${steps} steps drawn): median ${times[Math.floor(times.length / 2)]} ms, best ${times[0]} ms, worst ${times.at(-1)} ms over ${renderTrials} loads`,
+}
+
+/** Reads the run's event stream 64 KB at a time, 100 ms apart, for `seconds`; bytes read. */
+function slowReader(ui: UiProcess, run: SyntheticRun, seconds: number): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    let bytes = 0;
+    const request = get(
+      `${ui.origin}/api/runs/${run.id}/events`,
+      { headers: { authorization: `token ${ui.token}` } },
+      (response: IncomingMessage) => {
+        response.on('readable', function readSlowly() {
+          const chunk = response.read(64 * 1024) as Buffer | null;
+          if (chunk === null) return;
+          bytes += chunk.length;
+          response.off('readable', readSlowly);
+          setTimeout(() => {
+            response.on('readable', readSlowly);
+            readSlowly();
+          }, 100);
+        });
+      },
     );
-  } finally {
-    await browser.close();
-    await ui.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
-function rssKilobytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 'NaN');
-}
-
-async function memoryWhileStreaming(root: string): Promise<void> {
-  const built = join(repository, 'dist', 'cli', 'main.js');
-  const command = existsSync(built)
-    ? [built]
-    : ['--import', 'tsx', join(repository, 'src', 'cli', 'main.ts')];
-  const server = spawn(process.execPath, [...command, 'ui', '--root', root, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    request.on('error', (error) => (bytes === 0 ? reject(error) : resolvePromise(bytes)));
+    setTimeout(() => {
+      request.destroy();
+      resolvePromise(bytes);
+    }, seconds * 1000);
   });
-  try {
-    const url = await new Promise<URL>((resolvePromise, reject) => {
-      let output = '';
-      server.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /http:\/\/\S+\?token=[0-9a-f]+/.exec(output);
-        if (match !== null) resolvePromise(new URL(match[0]));
-      });
-      server.on('exit', () => reject(new Error(`codify ui exited: ${output}`)));
-    });
-    const token = url.searchParams.get('token') ?? '';
-    const pid = server.pid ?? 0;
-    await new Promise((done) => setTimeout(done, 500));
-    const idle = rssKilobytes(pid);
-    const runs = Array.from({ length: streams }, (_, index) =>
-      createRun({ root, mode: 'implement', name: `stream ${index}`, argv: [] }),
-    );
-    const received = new Array<number>(streams).fill(0);
-    const latencies: number[] = [];
-    const clients = runs.map((run, index) => {
-      const client = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path: `/api/runs/${run.id}/events`,
-          headers: { authorization: `token ${token}` },
-        },
-        (response) => {
-          let buffer = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => {
-            buffer += chunk;
-            let end = buffer.indexOf('\n\n');
-            while (end !== -1) {
-              const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-              buffer = buffer.slice(end + 2);
-              if (data !== undefined) {
-                received[index] = (received[index] ?? 0) + 1;
-                latencies.push(
-                  Date.now() - Date.parse((JSON.parse(data) as { time: string }).time),
-                );
-              }
-              end = buffer.indexOf('\n\n');
-            }
-          });
-        },
-      );
-      client.on('error', () => undefined);
-      client.end();
-      return client;
-    });
-    let peak = idle;
-    let written = 1;
-    const payload = 'x'.repeat(2000);
-    for (let tick = 0; tick < streamSeconds * eventsPerSecond; tick += 1) {
-      for (const run of runs) run.emit({ type: 'log', level: 'info', message: payload });
-      written += 1;
-      if (tick % 10 === 0) peak = Math.max(peak, rssKilobytes(pid));
-      await new Promise((done) => setTimeout(done, 1000 / eventsPerSecond));
-    }
-    await new Promise((done) => setTimeout(done, 1000));
-    peak = Math.max(peak, rssKilobytes(pid));
-    for (const client of clients) client.destroy();
-    for (const run of runs) run.close('completed');
-    latencies.sort((left, right) => left - right);
-    const delivered = Math.min(...received);
-    console.log(
-      `server memory: ${(idle / 1024).toFixed(1)} MB RSS idle, ${(peak / 1024).toFixed(1)} MB peak while ${streams} runs streamed to ${streams} clients for ${streamSeconds} s (${eventsPerSecond} events/s per run of ~2 KB each)`,
-    );
-    console.log(
-      `delivery: ${delivered} of ${written} events reached every client; latency from write to client median ${latencies[Math.floor(latencies.length / 2)]} ms, p95 ${latencies[Math.floor(latencies.length * 0.95)]} ms (the server looks at each log every 250 ms)`,
-    );
-  } finally {
-    server.kill('SIGTERM');
-  }
 }
+
+function timedGet(ui: UiProcess, path: string): Promise<{ ms: number; bytes: number }> {
+  const started = Date.now();
+  return new Promise((resolvePromise, reject) => {
+    get(`${ui.origin}${path}`, { headers: { authorization: `token ${ui.token}` } }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolvePromise({ ms: Date.now() - started, bytes }));
+    }).on('error', reject);
+  });
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 export async function runBench(): Promise<void> {
   if (!existsSync(chromiumPath)) {
@@ -227,11 +178,87 @@ export async function runBench(): Promise<void> {
     );
   }
   const root = mkdtempSync(join(tmpdir(), 'codify-bench-ui-'));
+  const profile = mkdtempSync(join(tmpdir(), 'codify-bench-chromium-'));
+  let ui: UiProcess | undefined;
   try {
-    const app = await ensureWebAppBuilt();
-    await timeToFirstRender(root, app);
-    await memoryWhileStreaming(root);
+    await ensureWebAppBuilt();
+    const runs = sizes.map((steps) => writeSyntheticRun(root, steps));
+    ui = await startUiProcess(root);
+    const pid = ui.child.pid ?? 0;
+    await new Promise((done) => setTimeout(done, 500));
+    const idleMb = rssMegabytes(pid);
+    await measurePages(ui, runs, profile);
+    const largest = runs.at(-1);
+    if (largest === undefined) return;
+    const detail = await timedGet(ui, `/api/runs/${largest.id}`);
+    console.log(
+      `run detail of the ${largest.steps}-step run: ${detail.ms} ms, ${megabytes(detail.bytes)} sent`,
+    );
+    await new Promise((done) => setTimeout(done, 1000));
+    console.log(
+      `server RSS idle: ${idleMb.toFixed(0)} MB (after the pages: ${rssMegabytes(pid).toFixed(0)} MB)`,
+    );
+    await measureSlowReaders(ui, largest);
   } finally {
+    ui?.child.kill('SIGTERM');
     rmSync(root, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** Opens each run in one tab, in turn, and prints a line of figures for each. */
+async function measurePages(ui: UiProcess, runs: SyntheticRun[], profile: string): Promise<void> {
+  const pid = ui.child.pid ?? 0;
+  const browser = await launch(profile);
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${ui.origin}/?token=${ui.token}`);
+    console.log(
+      'steps  log      first step  all counted  usable     JS heap  DOM nodes  server RSS (one tab)',
+    );
+    for (const run of runs) {
+      let figures: PageFigures | undefined;
+      const logBytes = statSync(join(run.dir, 'events.jsonl')).size;
+      const peak = await peakRssDuring(pid, async () => {
+        figures = await openRun(page, ui, run);
+      });
+      if (figures === undefined) continue;
+      console.log(
+        [
+          String(run.steps).padStart(5),
+          megabytes(logBytes).padStart(8),
+          `${figures.firstStepMs} ms`.padStart(11),
+          (figures.countedMs === undefined ? '-' : `${figures.countedMs} ms`).padStart(11),
+          (figures.usableMs === undefined
+            ? `>${usableTimeoutMs / 1000} s`
+            : `${figures.usableMs} ms`
+          ).padStart(9),
+          `${figures.heapMb.toFixed(1)} MB`.padStart(9),
+          String(figures.domNodes).padStart(10),
+          `${peak.toFixed(0)} MB peak`.padStart(21),
+        ].join('  '),
+      );
+    }
+    await page.goto('about:blank');
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The server's peak RSS while one, then five, slow readers follow the run's event stream. */
+async function measureSlowReaders(ui: UiProcess, run: SyntheticRun): Promise<void> {
+  for (const readers of [1, 5]) {
+    const read: number[] = [];
+    const peak = await peakRssDuring(ui.child.pid ?? 0, async () => {
+      read.push(
+        ...(await Promise.all(
+          Array.from({ length: readers }, () => slowReader(ui, run, slowReadSeconds)),
+        )),
+      );
+    });
+    console.log(
+      `server RSS with ${readers} slow reader${readers === 1 ? '' : 's'} of the ${run.steps}-step run's event stream for ${slowReadSeconds} s: ${peak.toFixed(0)} MB peak (each read ~${megabytes(Math.min(...read))})`,
+    );
+    await new Promise((done) => setTimeout(done, 1000));
   }
 }

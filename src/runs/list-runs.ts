@@ -7,7 +7,7 @@ import { parseEventLine, parseEventLines } from './parse-event-lines.js';
 import { isRecordedProcessAlive } from './process-identity.js';
 import { readFirstEventFrom } from './read-first-event.js';
 import { listRunIds } from './run-folders.js';
-import { totalsOf } from './run-totals.js';
+import { addToTotals, emptyTotals } from './run-totals.js';
 
 /**
  * A run without run-end is `running` while the process that wrote its last run-start is alive,
@@ -73,25 +73,62 @@ export function summarizeRun(dir: string, options: ListRunsOptions = {}): RunSum
         totals: last.totals,
       };
     }
-    const whole = Buffer.alloc(size);
-    readSync(descriptor, whole, 0, size, 0);
-    const { events } = parseEventLines(whole);
-    return summarizeEvents(id, dir, events, stats.mtimeMs, options);
+    return summarizeEvents(id, dir, foldLog(descriptor, size), stats.mtimeMs, options);
   } finally {
     closeSync(descriptor);
   }
 }
 
+/** What a summary needs from a whole log, gathered a chunk at a time. */
+interface LogFold {
+  start?: EventOf<'run-start'>;
+  latestStart?: EventOf<'run-start'>;
+  /** The run-end after the latest run-start, if any. */
+  end?: EventOf<'run-end'>;
+  lastEvent?: CodifyEvent;
+  totals: RunTotals;
+}
+
+const foldChunkBytes = 256 * 1024;
+
+/**
+ * Reads a log that has no run-end with totals (a live run, polled by every open page) a chunk
+ * at a time, keeping only what the summary needs: a 50 MB log is never held whole.
+ */
+function foldLog(descriptor: number, size: number): LogFold {
+  const fold: LogFold = { totals: emptyTotals() };
+  let offset = 0;
+  let pending = Buffer.alloc(0);
+  while (offset < size) {
+    const chunk = Buffer.alloc(Math.min(foldChunkBytes, size - offset));
+    const read = readSync(descriptor, chunk, 0, chunk.length, offset);
+    if (read === 0) break;
+    offset += read;
+    pending = Buffer.concat([pending, chunk.subarray(0, read)]);
+    const parsed = parseEventLines(pending);
+    pending = Buffer.from(pending.subarray(parsed.consumedBytes));
+    for (const event of parsed.events) {
+      addToTotals(fold.totals, event);
+      fold.lastEvent = event;
+      if (event.type === 'run-start') {
+        fold.start ??= event;
+        fold.latestStart = event;
+        fold.end = undefined;
+      } else if (event.type === 'run-end') fold.end = event;
+    }
+  }
+  return fold;
+}
+
 function summarizeEvents(
   id: string,
   dir: string,
-  events: CodifyEvent[],
+  fold: LogFold,
   modifiedMs: number,
   options: ListRunsOptions,
 ): RunSummary {
-  const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
-  const lastEvent = events.at(-1);
-  if (start === undefined || lastEvent === undefined) {
+  const { start, latestStart, end, lastEvent, totals } = fold;
+  if (start === undefined || latestStart === undefined || lastEvent === undefined) {
     return {
       id,
       dir,
@@ -100,17 +137,9 @@ function summarizeEvents(
       status: 'unreadable',
       startedAt: new Date(modifiedMs).toISOString(),
       lastEventAt: new Date(modifiedMs).toISOString(),
-      totals: totalsOf(events),
+      totals,
       problem: 'events.jsonl has no run-start event',
     };
-  }
-  let latestStart = start;
-  let end: EventOf<'run-end'> | undefined;
-  for (const event of events) {
-    if (event.type === 'run-start') {
-      latestStart = event;
-      end = undefined;
-    } else if (event.type === 'run-end') end = event;
   }
   return {
     id,
@@ -120,7 +149,7 @@ function summarizeEvents(
     status: end?.status ?? liveness(latestStart, modifiedMs, options),
     startedAt: start.time,
     lastEventAt: lastEvent.time,
-    totals: totalsOf(events),
+    totals,
   };
 }
 

@@ -1,5 +1,6 @@
 // The shapes the HTTP API answers with; the web app is typed against these and the core's
 // own types (events, results, plans), so there is one model of a run.
+import type { StoredMessage } from '../llm/types.js';
 import type { CodifyEvent } from '../runs/events.js';
 import type { EventLogProblem } from '../runs/parse-event-lines.js';
 import type { RunSummary } from '../runs/list-runs.js';
@@ -12,11 +13,25 @@ export type RunListEntry = Omit<RunSummary, 'dir'> & {
   waiting?: string[];
 };
 
-/** GET /api/runs/:id */
+/**
+ * GET /api/runs/:id[?after=CURSOR]: the summary and one page of the log (about 1 MB of it).
+ * `next`, when present, is the cursor of the following page; absent once the page reaches the
+ * end of what is written (the event stream, /events, follows from there).
+ */
 export interface RunDetail {
   summary: RunListEntry;
   events: CodifyEvent[];
   problems: EventLogProblem[];
+  next?: string;
+}
+
+/**
+ * GET /api/runs/:id/prompt?seq=N: what a model call was sent (the llm-end event `seq`); the
+ * event stream with `?lean=1` leaves it out of each llm-end and marks it `promptOmitted`.
+ */
+export interface ModelPrompt {
+  system?: string;
+  messages: StoredMessage[];
 }
 
 /** One file of a run folder, by its path relative to the folder (always with `/`). */

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { summarizeRun, type RunSummary } from '../runs/list-runs.js';
-import { readEvents } from '../runs/read-events.js';
 import { tokenMatches, tokenOfRequest } from './access-token.js';
 import { appContentPolicy, runFileContentPolicy } from './content-policy.js';
 import type { RunDetail, RunListEntry } from './api-types.js';
+import { readEventLogPage } from './event-log-page.js';
+import { readLoggedPrompt } from './logged-prompt.js';
 import { streamRunEvents } from './event-stream.js';
 import { HttpError } from './http-error.js';
 import { readRunEdits } from './run-edits.js';
@@ -33,6 +34,9 @@ const imageTypes: Record<string, string> = {
   '.jpeg': 'image/jpeg',
   '.gif': 'image/gif',
 };
+
+/** About this much of a run's log goes in one page of GET /api/runs/:id. */
+const detailPageBytes = 1024 * 1024;
 
 /**
  * Every request. The app itself (index.html and its built assets: the same public files for
@@ -100,14 +104,28 @@ async function handleApi(
   const directory = runDirectoryOf(context.root, parts[2] ?? '');
   switch (parts[3]) {
     case undefined: {
-      const { events, problems } = readEvents(directory);
-      const detail: RunDetail = { summary: listEntry(summarizeRun(directory)), events, problems };
+      const page = readEventLogPage(directory, url.searchParams.get('after'), detailPageBytes);
+      const detail: RunDetail = { summary: listEntry(summarizeRun(directory)), ...page };
       sendJson(response, detail);
       return;
     }
-    case 'events':
-      await streamRunEvents(request, response, directory, { pollMs: context.pollMs });
+    case 'summary':
+      sendJson(response, listEntry(summarizeRun(directory)));
       return;
+    case 'events':
+      await streamRunEvents(request, response, directory, {
+        pollMs: context.pollMs,
+        lean: url.searchParams.get('lean') === '1',
+      });
+      return;
+    case 'prompt': {
+      const seq = Number(url.searchParams.get('seq'));
+      if (!Number.isSafeInteger(seq) || seq < 1) {
+        throw new HttpError(400, "prompt needs ?seq=N, the seq of the model call's llm-end event");
+      }
+      sendJson(response, await readLoggedPrompt(directory, seq));
+      return;
+    }
     case 'files':
       sendJson(response, listRunFiles(directory));
       return;
@@ -126,7 +144,7 @@ async function handleApi(
     default:
       throw new HttpError(
         404,
-        `no API route ${pathname}; a run has /events, /files, /file?path=, /edits, /traces and /feedback`,
+        `no API route ${pathname}; a run has /summary, /events, /prompt?seq=, /files, /file?path=, /edits, /traces and /feedback`,
       );
   }
 }

@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { formatCost, formatDuration, formatTokens } from '../../../src/cli/render/format-values.js';
+import type { EventOf } from '../../../src/runs/events.js';
+import type { ModelPrompt } from '../../../src/server/api-types.js';
+import { apiPaths } from '../model/api-paths.js';
 import type { ModelCall } from '../model/model-calls.js';
+import { useFetched } from '../use-json.js';
 
 /** Every model call: role, model, label, tokens, latency, cost; a click shows prompt and answer. */
-export function ModelCalls({ calls }: { calls: ModelCall[] }) {
+export function ModelCalls({ runId, calls }: { runId: string; calls: ModelCall[] }) {
   const [open, setOpen] = useState<number | undefined>(undefined);
   if (calls.length === 0) return <p className="muted">No model calls yet.</p>;
   return (
@@ -23,6 +27,7 @@ export function ModelCalls({ calls }: { calls: ModelCall[] }) {
         {calls.map((call) => (
           <CallRows
             key={call.callId}
+            runId={runId}
             call={call}
             open={open === call.callId}
             toggle={() => setOpen(open === call.callId ? undefined : call.callId)}
@@ -33,7 +38,17 @@ export function ModelCalls({ calls }: { calls: ModelCall[] }) {
   );
 }
 
-function CallRows({ call, open, toggle }: { call: ModelCall; open: boolean; toggle: () => void }) {
+function CallRows({
+  runId,
+  call,
+  open,
+  toggle,
+}: {
+  runId: string;
+  call: ModelCall;
+  open: boolean;
+  toggle: () => void;
+}) {
   const event = call.event;
   const answered = call.state === 'answered' ? call.event : undefined;
   return (
@@ -78,12 +93,7 @@ function CallRows({ call, open, toggle }: { call: ModelCall; open: boolean; togg
                     ? `, ${formatTokens(answered.usage.cachedInputTokens)} input tokens from cache`
                     : ''}
                 </p>
-                {answered.system !== undefined ? (
-                  <Message role="system" content={answered.system} />
-                ) : null}
-                {answered.messages.map((message, index) => (
-                  <Message key={index} role={message.role} content={message.content} />
-                ))}
+                <Prompt runId={runId} event={answered} />
                 <Message role="answer" content={answered.text} />
               </>
             ) : call.state === 'failed' ? (
@@ -94,6 +104,29 @@ function CallRows({ call, open, toggle }: { call: ModelCall; open: boolean; togg
           </td>
         </tr>
       ) : null}
+    </>
+  );
+}
+
+/** What the call was sent: in the event, or (left out of the lean stream) asked for now. */
+function Prompt({ runId, event }: { runId: string; event: EventOf<'llm-end'> }) {
+  const omitted = 'promptOmitted' in event && event.promptOmitted === true;
+  const { data, error } = useFetched<ModelPrompt>(
+    omitted ? apiPaths.prompt(runId, event.seq) : undefined,
+    0,
+  );
+  const prompt: ModelPrompt | undefined = omitted ? data : event;
+  if (prompt === undefined) {
+    return (
+      <p className={error === undefined ? 'muted' : 'error'}>{error ?? 'Loading the prompt…'}</p>
+    );
+  }
+  return (
+    <>
+      {prompt.system !== undefined ? <Message role="system" content={prompt.system} /> : null}
+      {prompt.messages.map((message, index) => (
+        <Message key={index} role={message.role} content={message.content} />
+      ))}
     </>
   );
 }

@@ -2,7 +2,10 @@
 export const apiPaths = {
   runs: () => '/api/runs',
   run: (id: string) => `/api/runs/${encodeURIComponent(id)}`,
-  events: (id: string) => `/api/runs/${encodeURIComponent(id)}/events`,
+  summary: (id: string) => `/api/runs/${encodeURIComponent(id)}/summary`,
+  /** Lean: model calls come without their prompts (see `prompt`), step-ends without checkpoints. */
+  events: (id: string) => `/api/runs/${encodeURIComponent(id)}/events?lean=1`,
+  prompt: (id: string, seq: number) => `/api/runs/${encodeURIComponent(id)}/prompt?seq=${seq}`,
   files: (id: string) => `/api/runs/${encodeURIComponent(id)}/files`,
   file: (id: string, path: string) =>
     `/api/runs/${encodeURIComponent(id)}/file?path=${encodeURIComponent(path)}`,

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CodifyEvent, EventOf, RunStatus } from '../../../src/runs/events.js';
-import type { RunDetail } from '../../../src/server/api-types.js';
+import type { RunListEntry } from '../../../src/server/api-types.js';
 import { FeedbackRequests } from '../components/feedback-requests.js';
 import { RunControls } from '../components/run-controls.js';
 import { StatusBadge } from '../components/status-badge.js';
@@ -18,14 +18,15 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
   const ended = useMemo(() => lastEnd(events), [events]);
   // Liveness (running or killed) comes from the server, which can check the writing process;
   // a killed process writes no event, so it is asked again every few seconds until the end.
+  // Only the summary is asked for: the events come once, over the stream.
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (ended !== undefined) return;
     const timer = window.setInterval(() => setTick((value) => value + 1), 3000);
     return () => window.clearInterval(timer);
   }, [ended]);
-  const { data: detail, error } = useFetched<RunDetail>(
-    apiPaths.run(runId),
+  const { data: summary, error } = useFetched<RunListEntry>(
+    apiPaths.summary(runId),
     `${ended?.seq ?? 0}-${tick}`,
   );
   const start = events.find((event): event is EventOf<'run-start'> => event.type === 'run-start');
@@ -34,15 +35,15 @@ export function RunPage({ runId, tab }: { runId: string; tab?: string }) {
     () => events.filter((event) => fileEvents.has(event.type)).length,
     [events],
   );
-  const mode = start?.mode ?? detail?.summary.mode ?? 'unknown';
+  const mode = start?.mode ?? summary?.mode ?? 'unknown';
   const status: RunStatus | 'running' | 'killed' | 'unreadable' | 'connecting' =
-    ended?.status ?? detail?.summary.status ?? 'connecting';
+    ended?.status ?? summary?.status ?? 'connecting';
   const View = viewFor(mode);
   return (
     <section className="run-page" data-mode={mode}>
       <div className="run-header">
         <div>
-          <h1>{start?.name ?? detail?.summary.name ?? runId}</h1>
+          <h1>{start?.name ?? summary?.name ?? runId}</h1>
           <div className="run-id">
             {runId} · {mode}
             {start?.task !== undefined ? ` · ${start.task}` : ''}

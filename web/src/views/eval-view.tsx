@@ -60,7 +60,7 @@ export function EvalView({ runId, events, tab, filesRevision }: RunViewProps) {
         <RunsTable runId={runId} runs={report?.runs ?? []} report={report} />
       ) : null}
       {active === 'events' ? <EventTimeline events={events} /> : null}
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
       {active === 'files' ? <FileBrowser runId={runId} reloadKey={filesRevision} /> : null}
     </>
   );

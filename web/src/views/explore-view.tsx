@@ -75,7 +75,7 @@ export function ExploreView({ runId, events, tab, filesRevision }: RunViewProps)
       {active === 'analysis' ? <Analysis exploration={exploration} /> : null}
       {active === 'experiments' ? <Experiments experiments={experiments} /> : null}
       {active === 'events' ? <EventTimeline events={events} /> : null}
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
       {active === 'files' ? <FileBrowser runId={runId} reloadKey={filesRevision} /> : null}
     </>
   );

@@ -11,17 +11,19 @@ import { TraceView } from '../components/trace-view.js';
 import { apiPaths } from '../model/api-paths.js';
 import { fullEditReason } from '../model/edit-reason.js';
 import { modelCallsOf } from '../model/model-calls.js';
-import { currentPlan, metricSeries, starterMetric, stepsOf } from '../model/run-steps.js';
+import { currentPlan, metricSeries, starterMetric } from '../model/run-steps.js';
 import { relativeToRun } from '../model/run-stages.js';
 import { stepsUnderStatus } from '../model/step-status.js';
 import { useFetched } from '../use-json.js';
+import { useRunSteps } from '../use-run-steps.js';
 import type { RunViewProps } from './run-view-props.js';
 import { StepTimeline } from './step-timeline.js';
 
 /** An implement run: steps, plan and log, edits, executions with traces, model calls, files. */
 export function ImplementView({ runId, events, tab, filesRevision, status }: RunViewProps) {
   const active = tab ?? 'timeline';
-  const steps = useMemo(() => stepsUnderStatus(stepsOf(events), status), [events, status]);
+  const built = useRunSteps(events);
+  const steps = useMemo(() => stepsUnderStatus(built, status), [built, status]);
   const calls = useMemo(() => modelCallsOf(events), [events]);
   const executions = events.filter((event) => event.type === 'execution-end');
   const { data: settings } = useFetched<{ agent?: BudgetLimits }>(
@@ -62,7 +64,7 @@ export function ImplementView({ runId, events, tab, filesRevision, status }: Run
       {active === 'executions' ? (
         <Executions runId={runId} events={events} filesRevision={filesRevision} />
       ) : null}
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
       {active === 'files' ? <FileBrowser runId={runId} reloadKey={filesRevision} /> : null}
     </>
   );

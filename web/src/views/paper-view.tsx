@@ -68,7 +68,7 @@ export function PaperView({ runId, events, tab, filesRevision }: RunViewProps) {
           filesRevision={filesRevision}
         />
       ) : null}
-      {active === 'calls' ? <ModelCalls calls={calls} /> : null}
+      {active === 'calls' ? <ModelCalls runId={runId} calls={calls} /> : null}
     </>
   );
 }

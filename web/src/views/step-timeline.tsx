@@ -1,27 +1,60 @@
+import { memo, useMemo } from 'react';
 import { formatDuration, formatTokens } from '../../../src/cli/render/format-values.js';
 import { plural } from '../model/format-number.js';
+import { WindowedList } from '../components/windowed-list.js';
 import type { ModelCall } from '../model/model-calls.js';
 import type { RunStep } from '../model/run-steps.js';
 
 /** The planner's answer fields, in the order the research agent writes them. */
 const fieldOrder = ['Reflection', 'Research Plan and Status', 'Fact Check', 'Thought'];
 
-/** Each step as the agent lived it: reflection, plan, thought, action, observation. */
-export function StepTimeline({ steps, calls }: { steps: RunStep[]; calls: ModelCall[] }) {
+const stepKey = (step: RunStep) => step.step;
+const stepAttributes = (step: RunStep) => ({ className: 'step', 'data-step': step.step });
+
+/**
+ * Each step as the agent lived it: reflection, plan, thought, action, observation. Only the
+ * steps near the screen are drawn, and a step is drawn again only when one of its events or
+ * model calls changed, so a run of a thousand steps opens as fast as one of ten.
+ */
+export function StepTimeline({
+  steps,
+  calls,
+}: {
+  steps: readonly RunStep[];
+  calls: readonly ModelCall[];
+}) {
+  const callsById = useMemo(() => new Map(calls.map((call) => [call.callId, call])), [calls]);
   if (steps.length === 0) return <p className="muted timeline">No step yet.</p>;
-  const callsById = new Map(calls.map((call) => [call.callId, call]));
   return (
-    <ol className="timeline">
-      {steps.map((step) => (
-        <li key={step.step} className="step" data-step={step.step}>
-          <StepCard step={step} calls={step.callIds.flatMap((id) => callsById.get(id) ?? [])} />
-        </li>
-      ))}
-    </ol>
+    <WindowedList
+      className="timeline"
+      items={steps}
+      keyOf={stepKey}
+      itemAttributes={stepAttributes}
+      estimatedHeight={620}
+      render={(step) => (
+        <StepCard step={step} calls={step.callIds.flatMap((id) => callsById.get(id) ?? [])} />
+      )}
+    />
   );
 }
 
-function StepCard({ step, calls }: { step: RunStep; calls: ModelCall[] }) {
+/** Model calls are rebuilt from the log on each change; the same events mean the same calls. */
+function sameCalls(left: readonly ModelCall[], right: readonly ModelCall[]): boolean {
+  return (
+    left.length === right.length &&
+    left.every(
+      (call, index) => call.event === right[index]?.event && call.retries === right[index]?.retries,
+    )
+  );
+}
+
+const StepCard = memo(
+  StepCardContent,
+  (previous, next) => previous.step === next.step && sameCalls(previous.calls, next.calls),
+);
+
+function StepCardContent({ step, calls }: { step: RunStep; calls: ModelCall[] }) {
   const tokens = calls.reduce(
     (sum, call) =>
       sum +

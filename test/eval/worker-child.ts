@@ -1,7 +1,7 @@
 // Started by queue.test.ts: one `codify worker` process (the library call behind it) with a
 // scripted model that answers slowly, so a run is still going when the test kills it.
 import { defaultConfig } from '../../src/config/default-config.js';
-import { startWorker } from '../../src/eval/run-worker.js';
+import { startWorker } from '../../src/eval/dispatch/run-worker.js';
 import { agentAnswer } from './agent-script.js';
 import { scriptedAnswerer } from './eval-fixture.js';
 

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
+import { loadSuite } from '../../src/eval/suite/load-suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import type { AnswerRequest } from '../../src/llm/answerer.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';

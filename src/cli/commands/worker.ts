@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { queueConnection } from '../../eval/queue-connection.js';
-import { startWorker } from '../../eval/run-worker.js';
+import { queueConnection } from '../../eval/dispatch/queue-connection.js';
+import { startWorker } from '../../eval/dispatch/run-worker.js';
 import { positiveNumber } from './implement.js';
 
 interface WorkerCommandOptions {

@@ -1,4 +1,4 @@
-import type { CodifyEvent } from '../runs/events.js';
+import type { CodifyEvent } from '../../runs/events.js';
 
 /**
  * How long a run was worked on: from each run-start to the last event before the next

@@ -1,4 +1,4 @@
-import type { ImplementResult } from '../agent/final-result.js';
+import type { ImplementResult } from '../../agent/final-result.js';
 
 /**
  * ResearchCodeAgent's outcome categories: A, the final code runs and beats the starter's

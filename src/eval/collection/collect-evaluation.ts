@@ -1,9 +1,9 @@
 import { starterNoise } from './noise-margin.js';
-import type { PlannedRun } from './plan-runs.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
 import { readRun } from './read-run.js';
 import type { RunRecord } from './run-record.js';
-import { readStarterTrials } from './starter-trials.js';
-import type { Suite } from './suite.js';
+import { readStarterTrials } from '../starter-trials.js';
+import type { Suite } from '../suite/suite.js';
 import {
   comparisons,
   type Comparison,

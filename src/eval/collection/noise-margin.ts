@@ -1,4 +1,4 @@
-import type { StarterTrial } from './starter-trials.js';
+import type { StarterTrial } from '../starter-trials.js';
 
 /** What repeated runs of a starter say about its metric. */
 export interface StarterNoise {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import type { NoveltyVerdict } from '../explore/novelty.js';
-import { ideaCardSchema, reviewCriteria, type ReviewAspect } from '../explore/schemas.js';
+import type { NoveltyVerdict } from '../../explore/novelty.js';
+import { ideaCardSchema, reviewCriteria, type ReviewAspect } from '../../explore/schemas.js';
 
 /*
  * ideas.json and experiments.json as this reader needs them. Only the fields read are

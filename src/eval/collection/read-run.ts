@@ -1,19 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ImplementResult, resultFile } from '../agent/final-result.js';
-import type { RepoReport } from '../repo/report.js';
-import { readEvents } from '../runs/read-events.js';
-import { totalsOf } from '../runs/run-totals.js';
+import { type ImplementResult, resultFile } from '../../agent/final-result.js';
+import type { RepoReport } from '../../repo/report.js';
+import { readEvents } from '../../runs/read-events.js';
+import { totalsOf } from '../../runs/run-totals.js';
 import { activeTimeMs } from './active-time.js';
 import { categorize, improvementOf } from './category.js';
 import type { StarterNoise } from './noise-margin.js';
-import type { PlannedRun } from './plan-runs.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
 import { repairLineShare } from './repair-share.js';
 import type { RunRecord, VerifyOutcomeLabel } from './run-record.js';
-import { stateOf } from './run-state.js';
-import { readJudgeRecord } from './judge-run.js';
+import { stateOf } from '../dispatch/run-state.js';
+import { readJudgeRecord } from '../judging/judge-run.js';
 import { readExploreRun } from './read-explore.js';
-import type { ScoredNode } from './rubric.js';
+import type { ScoredNode } from '../judging/rubric.js';
 
 function readJson<T>(path: string): T | undefined {
   if (!existsSync(path)) return undefined;

@@ -1,6 +1,6 @@
-import type { RunStatus } from '../runs/events.js';
+import type { RunStatus } from '../../runs/events.js';
 import type { Category } from './category.js';
-import type { Critique } from './judge-score.js';
+import type { Critique } from '../judging/judge-score.js';
 import type { ExploreFigures } from './read-explore.js';
 
 export type VerifyOutcomeLabel =

@@ -1,24 +1,24 @@
 import type { LanguageModel } from 'ai';
-import { runImplement } from '../agent/implement.js';
-import { readSettings, settingsFile } from '../agent/implement-settings.js';
+import { runImplement } from '../../agent/implement.js';
+import { readSettings, settingsFile } from '../../agent/implement-settings.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { resumeAgent } from '../agent/resume.js';
-import type { CodifyConfig } from '../config/codify-config.js';
-import type { Answerer } from '../llm/answerer.js';
-import { createModelCaller } from '../llm/create-model-caller.js';
-import type { ModelRouter } from '../llm/router.js';
-import { readEvents } from '../runs/read-events.js';
-import { runPaper } from '../repo/run-paper.js';
-import { resumeExplore, runExplore, type ExploreSettings } from '../explore/run-explore.js';
-import type { EventSink } from '../runs/events.js';
-import type { Run } from '../runs/run.js';
-import type { PlannedRun } from './plan-runs.js';
+import { resumeAgent } from '../../agent/resume.js';
+import type { CodifyConfig } from '../../config/codify-config.js';
+import type { Answerer } from '../../llm/answerer.js';
+import { createModelCaller } from '../../llm/create-model-caller.js';
+import type { ModelRouter } from '../../llm/router.js';
+import { readEvents } from '../../runs/read-events.js';
+import { runPaper } from '../../repo/run-paper.js';
+import { resumeExplore, runExplore, type ExploreSettings } from '../../explore/run-explore.js';
+import type { EventSink } from '../../runs/events.js';
+import type { Run } from '../../runs/run.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
 import { positionedReplays } from './resumed-replay.js';
-import { modelSpecsOf } from '../config/model-specs.js';
+import { modelSpecsOf } from '../../config/model-specs.js';
 import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
-import type { ExploreItem, Suite } from './suite.js';
+import type { ExploreItem, Suite } from '../suite/suite.js';
 
 /** Models a test or an embedding program supplies by spec, fresh for each run. */
 export type AnswererFactory = (

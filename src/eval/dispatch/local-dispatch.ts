@@ -1,6 +1,6 @@
 import { executeRun } from './execute-run.js';
-import type { PlannedRun } from './plan-runs.js';
-import type { DispatchContext } from './run-evaluation.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
+import type { DispatchContext } from '../run-evaluation.js';
 
 /** Runs the combinations in this process, `parallel` at a time, stopping on the abort signal. */
 export async function runLocally(context: DispatchContext): Promise<number> {

@@ -1,4 +1,4 @@
-import type { CodifyEventBody } from '../runs/events.js';
+import type { CodifyEventBody } from '../../runs/events.js';
 
 /** The evaluation's running totals, turned into eval-progress events. */
 export class EvalProgress {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionOptions } from 'bullmq';
 import type { RunArchive } from './run-archive.js';
-import { SuiteError } from './suite-error.js';
+import { SuiteError } from '../suite/suite-error.js';
 
 /** The BullMQ queue every `codify eval --queue` and `codify worker` share. */
 export const queueName = 'codify-eval';

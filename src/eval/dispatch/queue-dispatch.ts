@@ -8,10 +8,10 @@ import {
   type RunJobResult,
 } from './queue-connection.js';
 import { defaultMaxResultBytes, unpackRoot } from './run-archive.js';
-import type { Dispatch } from './run-evaluation.js';
+import type { Dispatch } from '../run-evaluation.js';
 import { stateOf } from './run-state.js';
-import { readEvents } from '../runs/read-events.js';
-import { totalsOf } from '../runs/run-totals.js';
+import { readEvents } from '../../runs/read-events.js';
+import { totalsOf } from '../../runs/run-totals.js';
 
 export interface QueueDispatchOptions {
   url: string;

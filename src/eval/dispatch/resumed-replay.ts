@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import type { Answerer } from '../llm/answerer.js';
-import { parseModelSpec } from '../llm/model-spec.js';
-import { ReplayAnswerer } from '../llm/replay-answerer.js';
-import { roleNames } from '../llm/types.js';
-import type { CodifyConfig } from '../config/codify-config.js';
-import { readEvents } from '../runs/read-events.js';
+import type { Answerer } from '../../llm/answerer.js';
+import { parseModelSpec } from '../../llm/model-spec.js';
+import { ReplayAnswerer } from '../../llm/replay-answerer.js';
+import { roleNames } from '../../llm/types.js';
+import type { CodifyConfig } from '../../config/codify-config.js';
+import { readEvents } from '../../runs/read-events.js';
 
 /**
  * Replay answerers for resuming a run killed mid-way. A resumed agent run does not ask

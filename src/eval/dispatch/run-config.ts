@@ -1,6 +1,6 @@
-import type { CodifyConfig } from '../config/codify-config.js';
-import { roleNames } from '../llm/types.js';
-import type { RoleSpecs } from './suite.js';
+import type { CodifyConfig } from '../../config/codify-config.js';
+import { roleNames } from '../../llm/types.js';
+import type { RoleSpecs } from '../suite/suite.js';
 
 /**
  * The configuration of one run: the command's (providers, prices, timeouts, the judge)

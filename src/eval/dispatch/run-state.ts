@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { RunMode, RunStatus } from '../runs/events.js';
-import { readEvents } from '../runs/read-events.js';
-import { listRunIds } from '../runs/run-folders.js';
-import type { PlannedRun } from './plan-runs.js';
+import type { RunMode, RunStatus } from '../../runs/events.js';
+import { readEvents } from '../../runs/read-events.js';
+import { listRunIds } from '../../runs/run-folders.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
 
 /** Where one combination stands, read from its run folders. */
 export type RunState =

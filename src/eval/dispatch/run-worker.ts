@@ -2,11 +2,11 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError, Worker } from 'bullmq';
-import type { CodifyConfig } from '../config/codify-config.js';
-import type { EventSink } from '../runs/events.js';
+import type { CodifyConfig } from '../../config/codify-config.js';
+import type { EventSink } from '../../runs/events.js';
 import { type AnswererFactory, executeRun } from './execute-run.js';
-import { loadSuite } from './load-suite.js';
-import { planRuns } from './plan-runs.js';
+import { loadSuite } from '../suite/load-suite.js';
+import { planRuns } from '../suite/plan-runs.js';
 import {
   jobIdFor,
   queueConnection,

@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ModelCaller } from '../llm/types.js';
-import { readPaper, renderDocument } from '../reader/index.js';
-import type { RepoReport } from '../repo/report.js';
-import type { CodifyEventBody } from '../runs/events.js';
+import type { ModelCaller } from '../../llm/types.js';
+import { readPaper, renderDocument } from '../../reader/index.js';
+import type { RepoReport } from '../../repo/report.js';
+import type { CodifyEventBody } from '../../runs/events.js';
 import { gradeRubric } from './grade-rubric.js';
 import { type JudgeScore, judgeScore } from './judge-score.js';
-import type { PlannedRun } from './plan-runs.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
 import { repositoryFiles } from './repository-files.js';
 import { loadRubric, type ScoredNode } from './rubric.js';
-import { stateOf } from './run-state.js';
+import { stateOf } from '../dispatch/run-state.js';
 
 /** What the judge made of one paper run: `<eval>/judge/<key>.json`. */
 export interface JudgeRecord {

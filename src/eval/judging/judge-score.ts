@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ModelCaller } from '../llm/types.js';
-import { loadPrompt } from '../prompts/load-prompt.js';
-import { askStructured } from '../repo/structured-answer.js';
-import type { CodifyEventBody } from '../runs/events.js';
+import type { ModelCaller } from '../../llm/types.js';
+import { loadPrompt } from '../../prompts/load-prompt.js';
+import { askStructured } from '../../repo/structured-answer.js';
+import type { CodifyEventBody } from '../../runs/events.js';
 import { renderFiles, selectRelevantFiles, type SourceFile } from './relevant-files.js';
 
 const critique = z.object({

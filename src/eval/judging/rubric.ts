@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { SuiteError } from './suite-error.js';
+import { SuiteError } from '../suite/suite-error.js';
 
 /** A leaf's kind of requirement, as PaperBench names them. */
 export const leafCategories = ['Code Development', 'Code Execution', 'Result Analysis'] as const;

@@ -1,4 +1,4 @@
-import type { EvalSummary } from './collect-evaluation.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
 import { runLink } from './report-format.js';
 
 /** Text, a link or code: what a report's paragraphs and table cells are made of. */

@@ -1,6 +1,6 @@
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { EvalSummary } from './collect-evaluation.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
 import type { Block } from './report-blocks.js';
 import { runLink } from './report-format.js';
 

@@ -1,4 +1,4 @@
-import type { EvalSummary } from './collect-evaluation.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
 import {
   type Block,
   heading,
@@ -9,8 +9,8 @@ import {
   text,
 } from './report-blocks.js';
 import { formatNumber, formatSpread, runLink } from './report-format.js';
-import { noveltyVerdicts } from './read-explore.js';
-import type { Spread } from './spread.js';
+import { noveltyVerdicts } from '../collection/read-explore.js';
+import type { Spread } from '../collection/spread.js';
 
 const share = (value: Spread): string =>
   value.mean === null ? '–' : `${formatSpread(value, 100, 1)} %`;

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Spread } from './spread.js';
+import type { Spread } from '../collection/spread.js';
 
 /** A number with as many decimals as it needs, at most `digits`. */
 export function formatNumber(value: number, digits = 4): string {

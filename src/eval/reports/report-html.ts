@@ -1,4 +1,4 @@
-import type { EvalSummary } from './collect-evaluation.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
 import type { Block, Inline } from './report-blocks.js';
 import { reportCharts } from './report-charts.js';
 import { reportBlocks } from './report-sections.js';

@@ -1,5 +1,5 @@
-import type { EvalSummary } from './collect-evaluation.js';
-import { categories } from './category.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
+import { categories } from '../collection/category.js';
 import {
   type Block,
   heading,
@@ -16,8 +16,8 @@ import {
   formatSpread,
   runLink,
 } from './report-format.js';
-import { starterTrialDir } from './starter-trials.js';
-import { verifyLabels } from './summarize.js';
+import { starterTrialDir } from '../starter-trials.js';
+import { verifyLabels } from '../collection/summarize.js';
 import { exploreBlocks } from './report-explore.js';
 
 /** The report's content: the tables of the seed papers, each row linking to its runs. */

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EvalSummary } from './collect-evaluation.js';
+import type { EvalSummary } from '../collection/collect-evaluation.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
 

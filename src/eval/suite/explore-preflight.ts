@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chooseInterpreter } from '../agent/implement.js';
-import { buildExperimentTask } from '../explore/experiments/experiment-task.js';
-import { loadTask } from '../tasks/load-task.js';
+import { chooseInterpreter } from '../../agent/implement.js';
+import { buildExperimentTask } from '../../explore/experiments/experiment-task.js';
+import { loadTask } from '../../tasks/load-task.js';
 import type { ExploreItem, Suite } from './suite.js';
 import { SuiteError } from './suite-error.js';
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { parseModelSpec } from '../llm/model-spec.js';
-import { checkRunSelection } from '../explore/experiments/select-ideas.js';
+import { parseModelSpec } from '../../llm/model-spec.js';
+import { checkRunSelection } from '../../explore/experiments/select-ideas.js';
 import {
   itemStrategies,
   paperStrategy,
@@ -13,7 +13,7 @@ import {
   type SuiteModel,
 } from './suite.js';
 import { SuiteError } from './suite-error.js';
-import { loadRubric } from './rubric.js';
+import { loadRubric } from '../judging/rubric.js';
 import { suiteFromFolder } from './suite-folder.js';
 import { exploreItemSchema, paperItemSchema, suiteSchema, taskItemSchema } from './suite-schema.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { StrategyName } from '../agent/strategies/strategy.js';
+import type { StrategyName } from '../../agent/strategies/strategy.js';
 import {
   type exploreStrategy,
   itemStrategies,

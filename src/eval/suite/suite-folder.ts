@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Suite, SuiteItem } from './suite.js';
-import { loadRubric } from './rubric.js';
+import { loadRubric } from '../judging/rubric.js';
 import { SuiteError } from './suite-error.js';
 
 const paperExtensions = new Set(['.pdf', '.tex', '.md', '.markdown']);

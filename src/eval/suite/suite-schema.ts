@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { strategyNames } from '../agent/strategies/strategy.js';
+import { strategyNames } from '../../agent/strategies/strategy.js';
 
 /** Names become folder names and report labels, so they stay plain. */
 const name = z

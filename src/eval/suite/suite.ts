@@ -1,4 +1,4 @@
-import type { StrategyName } from '../agent/strategies/strategy.js';
+import type { StrategyName } from '../../agent/strategies/strategy.js';
 
 /** One thing a suite evaluates: a task folder (implement) or a paper. */
 export type SuiteItem =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ImplementResult } from '../../src/agent/final-result.js';
-import { categorize } from '../../src/eval/category.js';
-import { starterNoise } from '../../src/eval/noise-margin.js';
+import type { ImplementResult } from '../../../src/agent/final-result.js';
+import { categorize } from '../../../src/eval/collection/category.js';
+import { starterNoise } from '../../../src/eval/collection/noise-margin.js';
 
 function result(overrides: Partial<ImplementResult>): ImplementResult {
   return {

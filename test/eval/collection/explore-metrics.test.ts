@@ -2,14 +2,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/default-config.js';
-import { collectEvaluation } from '../../src/eval/collect-evaluation.js';
-import { runEvaluation } from '../../src/eval/run-evaluation.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
-import { planRuns, type PlannedRun } from '../../src/eval/plan-runs.js';
-import { readExploreRun } from '../../src/eval/read-explore.js';
-import { writeReports } from '../../src/eval/write-reports.js';
-import { createRun, type Run } from '../../src/runs/run.js';
+import { defaultConfig } from '../../../src/config/default-config.js';
+import { collectEvaluation } from '../../../src/eval/collection/collect-evaluation.js';
+import { runEvaluation } from '../../../src/eval/run-evaluation.js';
+import { loadSuite } from '../../../src/eval/suite/load-suite.js';
+import { planRuns, type PlannedRun } from '../../../src/eval/suite/plan-runs.js';
+import { readExploreRun } from '../../../src/eval/collection/read-explore.js';
+import { writeReports } from '../../../src/eval/reports/write-reports.js';
+import { createRun, type Run } from '../../../src/runs/run.js';
 
 /** An averaged review as explore writes it, every criterion of a group at one score. */
 function review(problem: number, method: number, experimentPlan: number) {

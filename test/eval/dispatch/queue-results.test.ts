@@ -3,14 +3,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { defaultConfig } from '../../src/config/default-config.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
-import { queueConnection, queueName } from '../../src/eval/queue-connection.js';
-import { queueDispatch } from '../../src/eval/queue-dispatch.js';
-import { runEvaluation } from '../../src/eval/run-evaluation.js';
-import { readEvents } from '../../src/runs/read-events.js';
-import { makeEvalFolder } from './eval-fixture.js';
-import { freePort, startRedis } from './redis-server.js';
+import { defaultConfig } from '../../../src/config/default-config.js';
+import { loadSuite } from '../../../src/eval/suite/load-suite.js';
+import { queueConnection, queueName } from '../../../src/eval/dispatch/queue-connection.js';
+import { queueDispatch } from '../../../src/eval/dispatch/queue-dispatch.js';
+import { runEvaluation } from '../../../src/eval/run-evaluation.js';
+import { readEvents } from '../../../src/runs/read-events.js';
+import { makeEvalFolder } from '../eval-fixture.js';
+import { freePort, startRedis } from '../redis-server.js';
 
 const children: ChildProcess[] = [];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judgeScore, splitIntoParts } from '../../src/eval/judge-score.js';
-import { scriptedJudge } from './scripted-judge.js';
+import { judgeScore, splitIntoParts } from '../../../src/eval/judging/judge-score.js';
+import { scriptedJudge } from '../scripted-judge.js';
 
 const answer = (score: number, critique = 'the learning rate differs from the paper') =>
   `\`\`\`json\n{"critiques": [{"file": "train.py", "function": "train", "severity": "medium", "critique": "${critique}"}], "score": ${score}}\n\`\`\``;

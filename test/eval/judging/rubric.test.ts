@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradeRubric } from '../../src/eval/grade-rubric.js';
-import { selectRelevantFiles } from '../../src/eval/relevant-files.js';
-import { type LeafGrade, loadRubric, scoreTree } from '../../src/eval/rubric.js';
-import { scriptedJudge } from './scripted-judge.js';
+import { gradeRubric } from '../../../src/eval/judging/grade-rubric.js';
+import { selectRelevantFiles } from '../../../src/eval/judging/relevant-files.js';
+import { type LeafGrade, loadRubric, scoreTree } from '../../../src/eval/judging/rubric.js';
+import { scriptedJudge } from '../scripted-judge.js';
 
 /** A PaperBench-style tree: root(weights 3 and 1) → method(2 leaves, weights 1 and 3), results(1 leaf). */
 const rubricJson = {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../../src/eval/load-suite.js';
-import { planRuns } from '../../src/eval/plan-runs.js';
+import { loadSuite } from '../../../src/eval/suite/load-suite.js';
+import { planRuns } from '../../../src/eval/suite/plan-runs.js';
 
 function suiteFile(text: string, name = 'suite.yaml'): string {
   const base = mkdtempSync(join(tmpdir(), 'codify-suite-'));

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/default-config.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
-import { runEvaluation } from '../../src/eval/run-evaluation.js';
-import { agentAnswer } from './agent-script.js';
-import { makeEvalFolder, scriptedAnswerer } from './eval-fixture.js';
+import { defaultConfig } from '../../../src/config/default-config.js';
+import { loadSuite } from '../../../src/eval/suite/load-suite.js';
+import { runEvaluation } from '../../../src/eval/run-evaluation.js';
+import { agentAnswer } from '../agent-script.js';
+import { makeEvalFolder, scriptedAnswerer } from '../eval-fixture.js';
 
 describe('a folder as a suite', () => {
   it('finds its task folders, papers and paper folders with their rubrics', () => {

@@ -12,6 +12,7 @@ import { readEvents } from '../../runs/read-events.js';
 import { runPaper } from '../../repo/run-paper.js';
 import { resumeExplore, runExplore, type ExploreSettings } from '../../explore/run-explore.js';
 import type { EventSink } from '../../runs/events.js';
+import type { RunHost } from '../../runs/run-host.js';
 import type { Run } from '../../runs/run.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
 import { positionedReplays } from './resumed-replay.js';
@@ -32,8 +33,8 @@ export interface ExecuteRunOptions {
   state: RunState;
   baseConfig: CodifyConfig;
   answerers?: AnswererFactory;
-  sinks: EventSink[];
-  argv: string[];
+  /** The run's watchers, command line and stop signal (runsRoot is the combination's root). */
+  host: RunHost;
   onRun: (run: Run, resumed: boolean) => void;
 }
 
@@ -85,8 +86,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
       await resumeAgent(state.runDir, {
         models: (run) => createModelCaller(config, { run, models }),
         runsRoot: planned.root,
-        sinks: options.sinks,
-        argv: options.argv,
+        ...hostFields(options.host),
         ...(suite.budgets === undefined ? {} : { agent: suite.budgets }),
         onRun: (run) => options.onRun(run, true),
       });
@@ -105,8 +105,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
       ...(suite.python === undefined ? {} : { python: suite.python }),
       agent: { ...suite.budgets, interactive: false },
       runsRoot: planned.root,
-      sinks: options.sinks,
-      argv: options.argv,
+      ...hostFields(options.host),
       onRun: (run) => options.onRun(run, false),
     });
     return;
@@ -127,10 +126,19 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
       : { smokeTimeoutS: suite.paper.smokeTimeoutS }),
     ...(suite.paper.selfRefine === undefined ? {} : { selfRefine: suite.paper.selfRefine }),
     runsRoot: planned.root,
-    sinks: options.sinks,
-    argv: options.argv,
+    sinks: options.host.sinks ?? [],
+    ...(options.host.argv === undefined ? {} : { argv: options.host.argv }),
     onRun: (run) => options.onRun(run, false),
   });
+}
+
+/** The host's watchers, command line and stop signal, as the implement entry points take them. */
+function hostFields(host: RunHost): { sinks: EventSink[]; argv?: string[]; signal?: AbortSignal } {
+  return {
+    sinks: host.sinks ?? [],
+    ...(host.argv === undefined ? {} : { argv: host.argv }),
+    ...(host.signal === undefined ? {} : { signal: host.signal }),
+  };
 }
 
 /** The paper defaults `codify explore` uses when no flag says otherwise. */
@@ -170,8 +178,8 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
       return shared;
     },
     runsRoot: planned.root,
-    sinks: options.sinks,
-    argv: options.argv,
+    sinks: options.host.sinks ?? [],
+    ...(options.host.argv === undefined ? {} : { argv: options.host.argv }),
     onRun: (run: Run) => options.onRun(run, resume !== undefined),
   };
   if (resume !== undefined) {

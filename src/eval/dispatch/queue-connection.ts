@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionOptions } from 'bullmq';
 import type { RunArchive } from './run-archive.js';
-import { SuiteError } from '../suite/suite-error.js';
+import { UsageError } from '../../errors/codify-error.js';
 
 /** The BullMQ queue every `codify eval --queue` and `codify worker` share. */
 export const queueName = 'codify-eval';
@@ -42,10 +42,10 @@ export function queueConnection(url: string, flag = '--queue'): ConnectionOption
   try {
     parsed = new URL(url);
   } catch {
-    throw new SuiteError(`${flag} takes a Redis URL such as redis://127.0.0.1:6379 (got "${url}")`);
+    throw new UsageError(`${flag} takes a Redis URL such as redis://127.0.0.1:6379 (got "${url}")`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new SuiteError(`${flag} takes a Redis URL such as redis://127.0.0.1:6379 (got "${url}")`);
+    throw new UsageError(`${flag} takes a Redis URL such as redis://127.0.0.1:6379 (got "${url}")`);
   }
   // Workers block on the queue; BullMQ requires ioredis not to give up on those commands.
   return { url, maxRetriesPerRequest: null };

@@ -12,7 +12,7 @@ export type RunState =
 
 /**
  * The newest run folder under a combination's root decides: it finished when its log
- * holds run-end, otherwise it was killed mid-run. Older folders are earlier attempts
+ * ends with run-end (other than `stopped`), otherwise it was killed or stopped mid-run. Older folders are earlier attempts
  * (interrupted paper runs are started again, not continued) and are ignored. With `mode`,
  * only runs of that mode count: an exploration's experiments are implement runs created in
  * the same root after it, and must not be taken for it.
@@ -30,7 +30,9 @@ export function runState(root: string, mode?: RunMode): RunState {
   if (newest === undefined) return { kind: 'new' };
   const { events } = readEvents(newest.dir);
   const end = events.findLast((event) => event.type === 'run-end');
-  if (end?.type === 'run-end') return { kind: 'finished', runDir: newest.dir, status: end.status };
+  // A run stopped by the evaluation's stop signal is continued like a killed one.
+  if (end?.type === 'run-end' && end.status !== 'stopped')
+    return { kind: 'finished', runDir: newest.dir, status: end.status };
   return { kind: 'interrupted', runDir: newest.dir };
 }
 

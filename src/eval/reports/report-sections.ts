@@ -22,6 +22,20 @@ import { exploreBlocks } from './report-explore.js';
 
 /** The report's content: the tables of the seed papers, each row linking to its runs. */
 export function reportBlocks(summary: EvalSummary): Block[] {
+  return [
+    ...overviewBlocks(summary),
+    ...starterBlocks(summary),
+    ...implementBlocks(summary),
+    ...comparisonBlocks(summary),
+    ...paperBlocks(summary),
+    ...judgeBlocks(summary),
+    ...exploreBlocks(summary),
+    ...everyRunBlocks(summary),
+  ];
+}
+
+/** The title, what was evaluated and spent, and the runs missing. */
+function overviewBlocks(summary: EvalSummary): Block[] {
   const blocks: Block[] = [
     heading(1, `Evaluation: ${summary.suite}`),
     paragraph(
@@ -42,150 +56,156 @@ export function reportBlocks(summary: EvalSummary): Block[] {
       ),
     );
   }
+  return blocks;
+}
+
+/** The repeated starter runs of each task and the noise margin they give. */
+function starterBlocks(summary: EvalSummary): Block[] {
   const noise = Object.entries(summary.noise);
-  if (noise.length > 0) {
-    blocks.push(
-      heading(2, 'Starter code'),
-      paragraph(
-        "Each task's starter was run repeatedly in the same sandbox. A result counts as an improvement (category A) only when it beats the mean by more than the noise margin: two sample standard deviations of these runs (0 when they agree or fewer than two printed the metric).",
-      ),
-      table(
-        ['task', 'runs', 'printed the metric', 'mean', 'std', 'noise margin', 'starter runs'],
-        noise.map(([item, value]) => [
-          text(item),
-          text(value.trials),
-          text(value.measured),
-          text(value.mean === null ? '–' : formatNumber(value.mean)),
-          text(value.std === null ? '–' : formatNumber(value.std)),
-          text(formatNumber(value.margin)),
-          Array.from({ length: value.trials }, (_, index): Inline[] => [
-            ...(index === 0 ? [] : [' ']),
-            {
-              text: String(index + 1),
-              href: runLink(summary.evalDir, starterTrialDir(summary.evalDir, item, index + 1)),
-            },
-          ]).flat(),
-        ]),
-      ),
-    );
-  }
-  if (summary.implement.length > 0) {
-    blocks.push(
-      heading(2, 'Implement: outcome categories (ResearchCodeAgent)'),
-      paragraph(
-        'A: the final code runs and beats the starter by more than the noise margin; B: it runs without such an improvement; C: it errors or prints no metric; D: no code was produced.',
-      ),
-      table(
-        [
-          'task',
-          'strategy',
-          'model',
-          'runs',
-          ...categories,
-          'metric',
-          'improvement',
-          'run folders',
-        ],
-        summary.implement.map((group) => [
-          text(group.item),
-          text(group.strategy),
-          text(group.model),
-          text(group.runs.length - group.missing),
-          ...categories.map((category) =>
-            text(`${group.counts[category]} (${formatPercent(group.percent[category])})`),
-          ),
-          text(formatSpread(group.metric)),
-          text(formatSpread(group.improvement)),
-          links(summary, group.runs),
-        ]),
-      ),
-      heading(2, 'Implement: effort'),
-      table(
-        [
-          'task',
-          'strategy',
-          'model',
-          'lines edited',
-          'steps',
-          'model calls',
-          'tokens',
-          'cost ($)',
-          'wall time',
-          'human time',
-          'time saving',
-        ],
-        summary.implement.map((group) => [
-          text(group.item),
-          text(group.strategy),
-          text(group.model),
-          text(formatSpread(group.linesEdited, 1, 1)),
-          text(formatSpread(group.steps, 1, 1)),
-          text(formatSpread(group.llmCalls, 1, 1)),
-          text(formatSpread(group.tokens, 1, 0)),
-          text(formatSpread(group.costUsd)),
-          text(formatSeconds(group.wallTimeMs)),
-          text(group.humanMinutes === null ? '–' : `${group.humanMinutes} min`),
-          text(group.timeSaving === null ? '–' : formatPercent(100 * group.timeSaving)),
-        ]),
-      ),
-    );
-  }
-  if (summary.comparisons.length > 1) {
-    blocks.push(
-      heading(2, 'Strategies and models compared (every task)'),
-      table(
-        ['strategy', 'model', 'runs', ...categories, 'cost ($)', 'wall time'],
-        summary.comparisons.map((comparison) => [
-          text(comparison.strategy),
-          text(comparison.model),
-          text(comparison.finished),
-          ...categories.map((category) =>
-            text(`${comparison.counts[category]} (${formatPercent(comparison.percent[category])})`),
-          ),
-          text(formatSpread(comparison.costUsd)),
-          text(formatSeconds(comparison.wallTimeMs)),
-        ]),
-      ),
-    );
-  }
-  if (summary.papers.length > 0) {
-    blocks.push(
-      heading(2, 'Paper: executability (PaperCoder)'),
-      table(
-        [
-          'paper',
-          'model',
-          'runs',
-          ...verifyLabels,
-          'lines',
-          'share changed by repair',
-          'tokens',
-          'cost ($)',
-          'wall time',
-          'run folders',
-        ],
-        summary.papers.map((group) => [
-          text(group.item),
-          text(group.model),
-          text(group.runs.length - group.missing),
-          ...verifyLabels.map((label) => text(group.verify[label])),
-          text(formatSpread(group.lines, 1, 0)),
-          text(
-            group.repairLineShare.mean === null
-              ? '–'
-              : `${formatSpread(group.repairLineShare, 100, 1)} %`,
-          ),
-          text(formatSpread(group.tokens, 1, 0)),
-          text(formatSpread(group.costUsd)),
-          text(formatSeconds(group.wallTimeMs)),
-          links(summary, group.runs),
-        ]),
-      ),
-    );
-  }
-  blocks.push(...judgeBlocks(summary));
-  blocks.push(...exploreBlocks(summary));
-  blocks.push(
+  if (noise.length === 0) return [];
+  return [
+    heading(2, 'Starter code'),
+    paragraph(
+      "Each task's starter was run repeatedly in the same sandbox. A result counts as an improvement (category A) only when it beats the mean by more than the noise margin: two sample standard deviations of these runs (0 when they agree or fewer than two printed the metric).",
+    ),
+    table(
+      ['task', 'runs', 'printed the metric', 'mean', 'std', 'noise margin', 'starter runs'],
+      noise.map(([item, value]) => [
+        text(item),
+        text(value.trials),
+        text(value.measured),
+        text(value.mean === null ? '–' : formatNumber(value.mean)),
+        text(value.std === null ? '–' : formatNumber(value.std)),
+        text(formatNumber(value.margin)),
+        Array.from({ length: value.trials }, (_, index): Inline[] => [
+          ...(index === 0 ? [] : [' ']),
+          {
+            text: String(index + 1),
+            href: runLink(summary.evalDir, starterTrialDir(summary.evalDir, item, index + 1)),
+          },
+        ]).flat(),
+      ]),
+    ),
+  ];
+}
+
+/** ResearchCodeAgent's categories and the effort, per task × strategy × model. */
+function implementBlocks(summary: EvalSummary): Block[] {
+  if (summary.implement.length === 0) return [];
+  return [
+    heading(2, 'Implement: outcome categories (ResearchCodeAgent)'),
+    paragraph(
+      'A: the final code runs and beats the starter by more than the noise margin; B: it runs without such an improvement; C: it errors or prints no metric; D: no code was produced.',
+    ),
+    table(
+      ['task', 'strategy', 'model', 'runs', ...categories, 'metric', 'improvement', 'run folders'],
+      summary.implement.map((group) => [
+        text(group.item),
+        text(group.strategy),
+        text(group.model),
+        text(group.runs.length - group.missing),
+        ...categories.map((category) =>
+          text(`${group.counts[category]} (${formatPercent(group.percent[category])})`),
+        ),
+        text(formatSpread(group.metric)),
+        text(formatSpread(group.improvement)),
+        links(summary, group.runs),
+      ]),
+    ),
+    heading(2, 'Implement: effort'),
+    table(
+      [
+        'task',
+        'strategy',
+        'model',
+        'lines edited',
+        'steps',
+        'model calls',
+        'tokens',
+        'cost ($)',
+        'wall time',
+        'human time',
+        'time saving',
+      ],
+      summary.implement.map((group) => [
+        text(group.item),
+        text(group.strategy),
+        text(group.model),
+        text(formatSpread(group.linesEdited, 1, 1)),
+        text(formatSpread(group.steps, 1, 1)),
+        text(formatSpread(group.llmCalls, 1, 1)),
+        text(formatSpread(group.tokens, 1, 0)),
+        text(formatSpread(group.costUsd)),
+        text(formatSeconds(group.wallTimeMs)),
+        text(group.humanMinutes === null ? '–' : `${group.humanMinutes} min`),
+        text(group.timeSaving === null ? '–' : formatPercent(100 * group.timeSaving)),
+      ]),
+    ),
+  ];
+}
+
+/** Categories per strategy × model over every task, when there is more than one to compare. */
+function comparisonBlocks(summary: EvalSummary): Block[] {
+  if (summary.comparisons.length <= 1) return [];
+  return [
+    heading(2, 'Strategies and models compared (every task)'),
+    table(
+      ['strategy', 'model', 'runs', ...categories, 'cost ($)', 'wall time'],
+      summary.comparisons.map((comparison) => [
+        text(comparison.strategy),
+        text(comparison.model),
+        text(comparison.finished),
+        ...categories.map((category) =>
+          text(`${comparison.counts[category]} (${formatPercent(comparison.percent[category])})`),
+        ),
+        text(formatSpread(comparison.costUsd)),
+        text(formatSeconds(comparison.wallTimeMs)),
+      ]),
+    ),
+  ];
+}
+
+/** PaperCoder's executability, per paper × model. */
+function paperBlocks(summary: EvalSummary): Block[] {
+  if (summary.papers.length === 0) return [];
+  return [
+    heading(2, 'Paper: executability (PaperCoder)'),
+    table(
+      [
+        'paper',
+        'model',
+        'runs',
+        ...verifyLabels,
+        'lines',
+        'share changed by repair',
+        'tokens',
+        'cost ($)',
+        'wall time',
+        'run folders',
+      ],
+      summary.papers.map((group) => [
+        text(group.item),
+        text(group.model),
+        text(group.runs.length - group.missing),
+        ...verifyLabels.map((label) => text(group.verify[label])),
+        text(formatSpread(group.lines, 1, 0)),
+        text(
+          group.repairLineShare.mean === null
+            ? '–'
+            : `${formatSpread(group.repairLineShare, 100, 1)} %`,
+        ),
+        text(formatSpread(group.tokens, 1, 0)),
+        text(formatSpread(group.costUsd)),
+        text(formatSeconds(group.wallTimeMs)),
+        links(summary, group.runs),
+      ]),
+    ),
+  ];
+}
+
+/** One row per run, linking to its folder. */
+function everyRunBlocks(summary: EvalSummary): Block[] {
+  return [
     heading(2, 'Every run'),
     table(
       ['run', 'status', 'outcome', 'steps', 'calls', 'tokens', 'cost ($)', 'wall time', 'folder'],
@@ -211,8 +231,7 @@ export function reportBlocks(summary: EvalSummary): Block[] {
           : [{ text: 'run', href: runLink(summary.evalDir, run.runDir) }],
       ]),
     ),
-  );
-  return blocks;
+  ];
 }
 
 function judgeBlocks(summary: EvalSummary): Block[] {

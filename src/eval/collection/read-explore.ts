@@ -156,6 +156,26 @@ function experimentRan(record: z.infer<typeof experimentsRead>[number], runDir: 
   return ran && record.metric?.value !== undefined && record.metric.value !== null;
 }
 
+type IdeaRead = z.infer<typeof ideasRead>['ideas'][number];
+type ExperimentRead = z.infer<typeof experimentsRead>[number];
+
+/** A file parsed by its schema; a missing file is undefined, an unreadable one a problem. */
+function readParsed<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  problems: string[],
+): { written: boolean; value?: T } {
+  const read = readJson(file);
+  if (read.problem !== undefined) problems.push(read.problem);
+  if (read.value === undefined) return { written: false };
+  const parsed = schema.safeParse(read.value);
+  if (!parsed.success) {
+    problems.push(`${file}: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
+    return { written: false };
+  }
+  return { written: true, value: parsed.data };
+}
+
 /**
  * Ideas per run, review means (overall and per criterion group), novelty verdicts, and the
  * share of ideas whose experiment ran and improved on its baseline by more than `margin`.
@@ -169,72 +189,14 @@ export function readExploreRun(
     NoveltyVerdict,
     number
   >;
-  const ideasFile = join(runDir, 'ideas.json');
-  const readIdeas = readJson(ideasFile);
-  if (readIdeas.problem !== undefined) problems.push(readIdeas.problem);
-  const parsedIdeas =
-    readIdeas.value === undefined ? undefined : ideasRead.safeParse(readIdeas.value);
-  if (parsedIdeas?.success === false) {
-    problems.push(`${ideasFile}: ${parsedIdeas.error.issues[0]?.message ?? 'unreadable'}`);
-  }
-  const ideas = parsedIdeas?.success === true ? parsedIdeas.data.ideas : [];
-  const experimentsFile = join(runDir, 'experiments.json');
-  const readExperiments = readJson(experimentsFile);
-  if (readExperiments.problem !== undefined) problems.push(readExperiments.problem);
-  const parsedExperiments =
-    readExperiments.value === undefined
-      ? undefined
-      : experimentsRead.safeParse(readExperiments.value);
-  if (parsedExperiments?.success === false) {
-    problems.push(
-      `${experimentsFile}: ${parsedExperiments.error.issues[0]?.message ?? 'unreadable'}`,
-    );
-  }
-  const experiments = parsedExperiments?.success === true ? parsedExperiments.data : [];
+  const readIdeas = readParsed(join(runDir, 'ideas.json'), ideasRead, problems);
+  const ideas = readIdeas.value?.ideas ?? [];
+  const readExperiments = readParsed(join(runDir, 'experiments.json'), experimentsRead, problems);
+  const experiments = readExperiments.value ?? [];
   const counts = { chosen: experiments.length, ran: 0, improved: 0, failed: 0, skipped: 0 };
-  const ideaList = ideas.map((idea): ExploreIdeaRow => {
-    const last = idea.reviews.at(-1);
-    const verdicts = idea.novelty.flatMap((check) =>
-      noveltyVerdicts.includes(check.verdict as NoveltyVerdict)
-        ? [check.verdict as NoveltyVerdict]
-        : [],
-    );
-    for (const verdict of verdicts) novelty[verdict] += 1;
-    const row: ExploreIdeaRow = {
-      id: idea.id,
-      title: idea.card.title,
-      review: {
-        overall: idea.score,
-        problem: last?.aspects.problem.mean ?? null,
-        method: last?.aspects.method.mean ?? null,
-        experimentPlan: last?.aspects.experimentPlan.mean ?? null,
-      },
-      novelty: verdicts,
-    };
-    const record = experiments.find((candidate) => candidate.idea === idea.id);
-    if (record !== undefined) {
-      const ran = experimentRan(record, runDir);
-      // The seeds' mean, when each seed ran on its own, is the measured figure; improving
-      // means beating the baseline beyond the suite's margin and the seeds' spread.
-      const seeds = record.metric?.seeds;
-      const improvement = seeds?.improvement ?? record.metric?.improvement ?? null;
-      const improved =
-        ran &&
-        improvement !== null &&
-        improvement > options.margin &&
-        (seeds === undefined || seeds.beyondMargin);
-      row.experiment = {
-        status: record.status,
-        ran,
-        improved,
-        metricName: record.metric?.name ?? null,
-        value: seeds?.mean ?? record.metric?.value ?? null,
-        baseline: record.metric?.baseline ?? null,
-        improvement,
-        runDir: record.runDir ?? null,
-        reason: record.reason ?? '',
-      };
-    }
+  const ideaList = ideas.map((idea) => {
+    const row = ideaRow(idea, experiments, runDir, options.margin);
+    for (const verdict of row.novelty) novelty[verdict] += 1;
     return row;
   });
   for (const record of experiments) {
@@ -246,13 +208,13 @@ export function readExploreRun(
   }
   const shares = options.experiments && ideas.length > 0;
   return {
-    ideasWritten: parsedIdeas?.success === true,
+    ideasWritten: readIdeas.written,
     ideas: ideas.length,
     review: meansOf(ideaList.map((idea) => idea.review)),
     novelty,
     experiments: {
       requested: options.experiments,
-      written: parsedExperiments?.success === true,
+      written: readExperiments.written,
       ...counts,
     },
     ranShare: shares ? counts.ran / ideas.length : null,
@@ -260,5 +222,63 @@ export function readExploreRun(
     margin: options.margin,
     ideaList,
     problems,
+  };
+}
+
+/** One idea: its last round's review means, its novelty verdicts, and its experiment if chosen. */
+function ideaRow(
+  idea: IdeaRead,
+  experiments: ExperimentRead[],
+  runDir: string,
+  margin: number,
+): ExploreIdeaRow {
+  const last = idea.reviews.at(-1);
+  const verdicts = idea.novelty.flatMap((check) =>
+    noveltyVerdicts.includes(check.verdict as NoveltyVerdict)
+      ? [check.verdict as NoveltyVerdict]
+      : [],
+  );
+  const row: ExploreIdeaRow = {
+    id: idea.id,
+    title: idea.card.title,
+    review: {
+      overall: idea.score,
+      problem: last?.aspects.problem.mean ?? null,
+      method: last?.aspects.method.mean ?? null,
+      experimentPlan: last?.aspects.experimentPlan.mean ?? null,
+    },
+    novelty: verdicts,
+  };
+  const record = experiments.find((candidate) => candidate.idea === idea.id);
+  if (record !== undefined) row.experiment = experimentRow(record, runDir, margin);
+  return row;
+}
+
+/** Whether an idea's experiment ran and beat its baseline, with its figures. */
+function experimentRow(
+  record: ExperimentRead,
+  runDir: string,
+  margin: number,
+): NonNullable<ExploreIdeaRow['experiment']> {
+  const ran = experimentRan(record, runDir);
+  // The seeds' mean, when each seed ran on its own, is the measured figure; improving
+  // means beating the baseline beyond the suite's margin and the seeds' spread.
+  const seeds = record.metric?.seeds;
+  const improvement = seeds?.improvement ?? record.metric?.improvement ?? null;
+  const improved =
+    ran &&
+    improvement !== null &&
+    improvement > margin &&
+    (seeds === undefined || seeds.beyondMargin);
+  return {
+    status: record.status,
+    ran,
+    improved,
+    metricName: record.metric?.name ?? null,
+    value: seeds?.mean ?? record.metric?.value ?? null,
+    baseline: record.metric?.baseline ?? null,
+    improvement,
+    runDir: record.runDir ?? null,
+    reason: record.reason ?? '',
   };
 }

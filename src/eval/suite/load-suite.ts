@@ -140,6 +140,9 @@ function exploreItem(
   };
 }
 
+type RawSuite = z.infer<typeof suiteSchema>;
+type RawModel = RawSuite['models'][number];
+
 /**
  * Reads a suite file (YAML, or JSON by its extension; a folder is read by suiteFromFolder) and checks everything a run would
  * trip over later: the schema, unique names, that every task, paper and rubric exists, and
@@ -158,55 +161,98 @@ export function loadSuite(path: string): Suite {
       fail(file, where, `give one of task:, paper: or explore:, not ${kinds.join(': and ')}:`);
     }
     if ('explore' in entry) return exploreItem(file, suiteDir, where, entry);
-    if ('task' in entry) {
-      const item = check(file, where, taskItemSchema, entry);
-      const folder = resolve(suiteDir, item.task);
-      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-        fail(file, [...where, 'task'], `no task folder at ${folder}`);
-      }
-      return {
-        kind: 'task',
-        name: item.name ?? basename(folder),
-        path: folder,
-        strategies: item.strategies ?? raw.strategies,
-        ...(item.human_minutes === undefined ? {} : { humanMinutes: item.human_minutes }),
-      };
-    }
-    if ('paper' in entry) {
-      const item = check(file, where, paperItemSchema, entry);
-      const paper = resolve(suiteDir, item.paper);
-      if (!existsSync(paper)) fail(file, [...where, 'paper'], `no paper at ${paper}`);
-      let rubric: string | undefined;
-      if (item.rubric !== undefined) {
-        rubric = resolve(suiteDir, item.rubric);
-        if (!existsSync(rubric)) fail(file, [...where, 'rubric'], `no rubric at ${rubric}`);
-        // A malformed tree is reported now, naming the rubric file and the node.
-        loadRubric(rubric);
-      }
-      let reference: string | undefined;
-      if (item.reference !== undefined) {
-        reference = resolve(suiteDir, item.reference);
-        if (!existsSync(reference) || !statSync(reference).isDirectory()) {
-          fail(file, [...where, 'reference'], `no reference repository folder at ${reference}`);
-        }
-      }
-      // paper.md in a folder named after the paper: the folder's name reads better.
-      const stem = basename(paper, extname(paper));
-      const fallback = ['paper', 'main'].includes(stem) ? basename(dirname(paper)) : stem;
-      return {
-        kind: 'paper',
-        name: item.name ?? fallback,
-        path: paper,
-        ...(rubric === undefined ? {} : { rubric }),
-        ...(reference === undefined ? {} : { reference }),
-      };
-    }
+    if ('task' in entry) return taskItem(file, suiteDir, where, entry, raw.strategies);
+    if ('paper' in entry) return paperItem(file, suiteDir, where, entry);
     return fail(
       file,
       where,
       'give task: (a task folder), paper: (a paper file) or explore: (papers to explore for ideas)',
     );
   });
+  checkUniqueNames(file, items);
+  const modelNames = new Set<string>();
+  const models = raw.models.map((entry, index): SuiteModel => {
+    const where: PropertyKey[] = ['models', index];
+    if (modelNames.has(entry.name)) fail(file, [...where, 'name'], `"${entry.name}" is used twice`);
+    modelNames.add(entry.name);
+    return suiteModel(file, suiteDir, where, entry, items);
+  });
+  checkRunKeys(file, raw, items);
+  let judgeModel: string | undefined;
+  if (raw.judge?.model !== undefined) {
+    try {
+      judgeModel = resolveSpec(raw.judge.model, suiteDir, 'judge.model');
+    } catch (error) {
+      fail(file, ['judge', 'model'], error instanceof Error ? error.message : String(error));
+    }
+  }
+  return {
+    file,
+    name: raw.name ?? basename(file, extname(file)),
+    items,
+    models,
+    ...suiteSettings(raw, suiteDir, judgeModel),
+  };
+}
+
+function taskItem(
+  file: string,
+  suiteDir: string,
+  where: PropertyKey[],
+  entry: unknown,
+  strategies: RawSuite['strategies'],
+): SuiteItem {
+  const item = check(file, where, taskItemSchema, entry);
+  const folder = resolve(suiteDir, item.task);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    fail(file, [...where, 'task'], `no task folder at ${folder}`);
+  }
+  return {
+    kind: 'task',
+    name: item.name ?? basename(folder),
+    path: folder,
+    strategies: item.strategies ?? strategies,
+    ...(item.human_minutes === undefined ? {} : { humanMinutes: item.human_minutes }),
+  };
+}
+
+function paperItem(
+  file: string,
+  suiteDir: string,
+  where: PropertyKey[],
+  entry: unknown,
+): SuiteItem {
+  const item = check(file, where, paperItemSchema, entry);
+  const paper = resolve(suiteDir, item.paper);
+  if (!existsSync(paper)) fail(file, [...where, 'paper'], `no paper at ${paper}`);
+  let rubric: string | undefined;
+  if (item.rubric !== undefined) {
+    rubric = resolve(suiteDir, item.rubric);
+    if (!existsSync(rubric)) fail(file, [...where, 'rubric'], `no rubric at ${rubric}`);
+    // A malformed tree is reported now, naming the rubric file and the node.
+    loadRubric(rubric);
+  }
+  let reference: string | undefined;
+  if (item.reference !== undefined) {
+    reference = resolve(suiteDir, item.reference);
+    if (!existsSync(reference) || !statSync(reference).isDirectory()) {
+      fail(file, [...where, 'reference'], `no reference repository folder at ${reference}`);
+    }
+  }
+  // paper.md in a folder named after the paper: the folder's name reads better.
+  const stem = basename(paper, extname(paper));
+  const fallback = ['paper', 'main'].includes(stem) ? basename(dirname(paper)) : stem;
+  return {
+    kind: 'paper',
+    name: item.name ?? fallback,
+    path: paper,
+    ...(rubric === undefined ? {} : { rubric }),
+    ...(reference === undefined ? {} : { reference }),
+  };
+}
+
+/** Item names are the runs' keys: two items may not share one. */
+function checkUniqueNames(file: string, items: SuiteItem[]): void {
   const seen = new Map<string, number>();
   items.forEach((item, index) => {
     const earlier = seen.get(item.name);
@@ -219,64 +265,78 @@ export function loadSuite(path: string): Suite {
     }
     seen.set(item.name, index);
   });
-  const modelNames = new Set<string>();
-  const models = raw.models.map((entry, index): SuiteModel => {
-    const where: PropertyKey[] = ['models', index];
-    if (modelNames.has(entry.name)) fail(file, [...where, 'name'], `"${entry.name}" is used twice`);
-    modelNames.add(entry.name);
-    const specsFor = (item: string, strategy: string, trial: number): RoleSpecs => {
-      const own = entry.runs?.[`${item}/${strategy}`];
-      const base = own ?? entry.model;
-      const specs: RoleSpecs = {};
-      const spec = (text: string, key: PropertyKey[]) => {
-        const filled = fill(text, item, strategy, trial);
-        try {
-          return resolveSpec(filled, suiteDir, `${keyPath([...where, ...key])}`);
-        } catch (error) {
-          return fail(
-            file,
-            [...where, ...key],
-            error instanceof Error ? error.message : String(error),
-          );
-        }
-      };
-      if (base !== undefined) {
-        const text = spec(base, own === undefined ? ['model'] : ['runs', `${item}/${strategy}`]);
-        specs.planner = [text];
-        specs.expert = text;
-        specs.worker = text;
-        specs.summarizer = text;
-      }
-      const roles = entry.roles ?? {};
-      if (roles.planner !== undefined) {
-        const list = typeof roles.planner === 'string' ? [roles.planner] : roles.planner;
-        specs.planner = list.map((text, level) => spec(text, ['roles', 'planner', level]));
-      }
-      for (const role of ['expert', 'worker', 'summarizer'] as const) {
-        const text = roles[role];
-        if (text !== undefined) specs[role] = spec(text, ['roles', role]);
-      }
-      return specs;
-    };
-    // Every run this model takes part in must have a spec for every role now, not mid-evaluation.
-    for (const item of items) {
-      const strategies = itemStrategies(item);
-      for (const strategy of strategies) {
-        const specs = specsFor(item.name, strategy, 1);
-        const missing = (['planner', 'expert', 'worker', 'summarizer'] as const).filter(
-          (role) => specs[role] === undefined,
+}
+
+/** A model of the suite: its specs per run, each run it takes part in checked now, not mid-evaluation. */
+function suiteModel(
+  file: string,
+  suiteDir: string,
+  where: PropertyKey[],
+  entry: RawModel,
+  items: SuiteItem[],
+): SuiteModel {
+  const specsFor = (item: string, strategy: string, trial: number): RoleSpecs =>
+    roleSpecs(file, suiteDir, where, entry, { item, strategy, trial });
+  for (const item of items) {
+    const strategies = itemStrategies(item);
+    for (const strategy of strategies) {
+      const specs = specsFor(item.name, strategy, 1);
+      const missing = (['planner', 'expert', 'worker', 'summarizer'] as const).filter(
+        (role) => specs[role] === undefined,
+      );
+      if (missing.length > 0) {
+        fail(
+          file,
+          where,
+          `no model for ${item.name}/${strategy} (${missing.join(', ')}): set model:, or runs: {"${item.name}/${strategy}": SPEC}`,
         );
-        if (missing.length > 0) {
-          fail(
-            file,
-            where,
-            `no model for ${item.name}/${strategy} (${missing.join(', ')}): set model:, or runs: {"${item.name}/${strategy}": SPEC}`,
-          );
-        }
       }
     }
-    return { name: entry.name, specsFor };
-  });
+  }
+  return { name: entry.name, specsFor };
+}
+
+/** The specs of every role for one run: the model's (or the run's own), then its roles'. */
+function roleSpecs(
+  file: string,
+  suiteDir: string,
+  where: PropertyKey[],
+  entry: RawModel,
+  run: { item: string; strategy: string; trial: number },
+): RoleSpecs {
+  const { item, strategy, trial } = run;
+  const own = entry.runs?.[`${item}/${strategy}`];
+  const base = own ?? entry.model;
+  const specs: RoleSpecs = {};
+  const spec = (text: string, key: PropertyKey[]) => {
+    const filled = fill(text, item, strategy, trial);
+    try {
+      return resolveSpec(filled, suiteDir, `${keyPath([...where, ...key])}`);
+    } catch (error) {
+      return fail(file, [...where, ...key], error instanceof Error ? error.message : String(error));
+    }
+  };
+  if (base !== undefined) {
+    const text = spec(base, own === undefined ? ['model'] : ['runs', `${item}/${strategy}`]);
+    specs.planner = [text];
+    specs.expert = text;
+    specs.worker = text;
+    specs.summarizer = text;
+  }
+  const roles = entry.roles ?? {};
+  if (roles.planner !== undefined) {
+    const list = typeof roles.planner === 'string' ? [roles.planner] : roles.planner;
+    specs.planner = list.map((text, level) => spec(text, ['roles', 'planner', level]));
+  }
+  for (const role of ['expert', 'worker', 'summarizer'] as const) {
+    const text = roles[role];
+    if (text !== undefined) specs[role] = spec(text, ['roles', role]);
+  }
+  return specs;
+}
+
+/** Every key of a model's `runs:` must name a run of the suite. */
+function checkRunKeys(file: string, raw: RawSuite, items: SuiteItem[]): void {
   raw.models.forEach((entry, index) => {
     for (const key of Object.keys(entry.runs ?? {})) {
       const [item, strategy] = key.split('/');
@@ -291,20 +351,16 @@ export function loadSuite(path: string): Suite {
       }
     }
   });
-  let judgeModel: string | undefined;
-  if (raw.judge?.model !== undefined) {
-    try {
-      judgeModel = resolveSpec(raw.judge.model, suiteDir, 'judge.model');
-    } catch (error) {
-      fail(file, ['judge', 'model'], error instanceof Error ? error.message : String(error));
-    }
-  }
+}
+
+/** The suite's settings for every run: strategies, trials, budgets, paper, judge, sandbox, python. */
+function suiteSettings(
+  raw: RawSuite,
+  suiteDir: string,
+  judgeModel: string | undefined,
+): Omit<Suite, 'file' | 'name' | 'items' | 'models'> {
   return {
-    file,
-    name: raw.name ?? basename(file, extname(file)),
-    items,
     strategies: raw.strategies,
-    models,
     trials: raw.trials,
     budgets: {
       ...(raw.budgets.max_steps === undefined ? {} : { maxSteps: raw.budgets.max_steps }),

@@ -31,6 +31,7 @@ interface EvalCommandOptions {
   queue?: string;
   results?: 'shared' | 'queue';
   maxResultMb?: number;
+  queueTimeout?: number;
   json?: boolean;
 }
 
@@ -70,6 +71,11 @@ export function registerEvalCommand(program: Command): void {
       '--max-result-mb <n>',
       "with --results queue: the cap on one run's compressed folders (default 32)",
       positiveNumber('--max-result-mb', false),
+    )
+    .option(
+      '--queue-timeout <s>',
+      'with --queue: how long Redis may be unreachable before the evaluation gives up, leaving what is not done for the next run (default 30)',
+      positiveNumber('--queue-timeout', false),
     )
     .option('--json', 'print every evaluation event as one JSON line');
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
@@ -139,6 +145,8 @@ function checkFlags(options: EvalCommandOptions): void {
     throw new UsageError('--results is for --queue: give the Redis URL the workers take runs from');
   if (options.results !== 'queue' && options.maxResultMb !== undefined)
     throw new UsageError('--max-result-mb is for --results queue');
+  if (options.queue === undefined && options.queueTimeout !== undefined)
+    throw new UsageError('--queue-timeout is for --queue');
 }
 
 /** `--report-only`: the reports of the runs already in the evaluation folder. */
@@ -160,6 +168,7 @@ function queueDispatchOf(url: string, options: EvalCommandOptions): Dispatch {
   return queueDispatch({
     url,
     ...(options.results === undefined ? {} : { results: options.results }),
+    ...(options.queueTimeout === undefined ? {} : { timeoutS: options.queueTimeout }),
     ...(options.maxResultMb === undefined
       ? {}
       : { maxResultBytes: Math.round(options.maxResultMb * 1048576) }),

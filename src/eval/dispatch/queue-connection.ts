@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
 import type { ConnectionOptions } from 'bullmq';
 import type { RunArchive } from './run-archive.js';
 import { UsageError } from '../../errors/codify-error.js';
@@ -57,4 +58,13 @@ export function queueConnection(url: string, flag = '--queue'): ConnectionOption
  */
 export function jobIdFor(evalDir: string, key: string): string {
   return createHash('sha256').update(`${evalDir}\n${key}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * A client of its own for a coordinator's queue: unlike BullMQ's, it can be cut off at once
+ * while it is still trying to reach Redis, so an unreachable Redis never holds the process.
+ */
+export function queueClient(url: string): Redis {
+  queueConnection(url);
+  return new Redis(url, { maxRetriesPerRequest: null });
 }

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Job, Queue } from 'bullmq';
 import { errorMessage } from '../../errors/codify-error.js';
 import { readEvents } from '../../runs/read-events.js';
@@ -6,14 +8,15 @@ import type { PlannedRun } from '../suite/plan-runs.js';
 import type { DispatchContext, Dispatch } from './dispatch.js';
 import {
   jobIdFor,
-  queueConnection,
+  queueClient,
   queueName,
   type ResultsTransport,
   type RunJob,
   type RunJobResult,
 } from './queue-connection.js';
 import { defaultMaxResultBytes, unpackRoot } from './run-archive.js';
-import { stateOf } from './run-state.js';
+import { defaultQueueTimeoutS, withinReach } from './redis-reach.js';
+import { type RunState, stateOf } from './run-state.js';
 
 export interface QueueDispatchOptions {
   url: string;
@@ -25,10 +28,21 @@ export interface QueueDispatchOptions {
   results?: ResultsTransport;
   /** With `queue`: the cap on one run's compressed folders (default 32 MB). */
   maxResultBytes?: number;
+  /** How long Redis may be unreachable before the evaluation gives up (default 30 s). */
+  timeoutS?: number;
+  /**
+   * A run whose job is gone from Redis (restarted without its data) is enqueued again: at
+   * once when nothing has started it, else once its folder has not changed for this long,
+   * so a run a worker is still working on is not run twice (default 120 s).
+   */
+  lostAfterMs?: number;
 }
 
 type RunQueue = Queue<RunJob, RunJobResult>;
 type RunJobHandle = Job<RunJob, RunJobResult>;
+
+/** How long a run whose job Redis lost must be still before it is enqueued again. */
+const defaultLostAfterMs = 120_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,38 +56,62 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function queueDispatch(options: QueueDispatchOptions): Dispatch {
   return async (context) => {
-    const queue: RunQueue = new Queue(queueName, { connection: queueConnection(options.url) });
-    try {
-      const ids = new Map(
-        context.unfinished.map((run) => [run.key, jobIdFor(context.evalDir, run.key)]),
+    const client = queueClient(options.url);
+    const queue: RunQueue = new Queue(queueName, { connection: client });
+    // Connection errors repeat while ioredis reconnects: kept for the one line that says so.
+    let lastError = 'no answer';
+    const remember = (error: Error) => (lastError = error.message);
+    client.on('error', remember);
+    queue.on('error', remember);
+    const timeoutMs = (options.timeoutS ?? defaultQueueTimeoutS) * 1000;
+    const signal = context.host.signal;
+    const stopped = () => signal?.aborted === true;
+    let reached = false;
+    const reach = <T>(work: Promise<T>): Promise<T | undefined> =>
+      withinReach(
+        work,
+        timeoutMs,
+        () =>
+          `cannot reach Redis at ${options.url} (${lastError}) for ${timeoutMs / 1000} s; ${watch.pending.size} runs are left to do: run the same command again once Redis is up`,
+        signal,
       );
-      await enqueueRuns(queue, context, options, ids);
-      const watch = new JobWatch(queue, context, options, ids);
-      while (watch.pending.size > 0 && context.host.signal?.aborted !== true) {
+    const ids = new Map(
+      context.unfinished.map((run) => [run.key, jobIdFor(context.evalDir, run.key)]),
+    );
+    const watch = new JobWatch(queue, context, options, ids);
+    try {
+      await reach(queue.waitUntilReady());
+      if (stopped()) return 0;
+      await reach(enqueueRuns(queue, context, options, ids, context.unfinished));
+      while (watch.pending.size > 0 && !stopped()) {
         await sleep(options.pollMs ?? 1000);
-        for (const run of [...watch.pending.values()]) await watch.look(run);
+        await reach(watch.lookAll());
       }
+      reached = true;
       return context.unfinished.length;
     } finally {
-      await queue.close();
+      // Closing waits for Redis; a client that cannot reach it is cut off instead.
+      if (reached) await queue.close();
+      client.disconnect();
     }
   };
 }
 
-/** One job per unfinished run; a job that failed for good under an earlier coordinator is tried again. */
+/** One job per run; a job that failed for good under an earlier coordinator is tried again. */
 async function enqueueRuns(
   queue: RunQueue,
   context: DispatchContext,
   options: QueueDispatchOptions,
   ids: Map<string, string>,
+  runs: PlannedRun[],
 ): Promise<void> {
   const viaQueue = options.results === 'queue';
-  for (const id of ids.values()) {
-    const earlier = await queue.getJob(id);
+  for (const run of runs) {
+    const earlier = await queue.getJob(ids.get(run.key) ?? '');
     if (earlier !== undefined && (await earlier.getState()) === 'failed') await earlier.remove();
   }
   await queue.addBulk(
-    context.unfinished.map((run) => ({
+    runs.map((run) => ({
       name: run.key,
       data: {
         suiteFile: context.suite.file,
@@ -113,6 +151,11 @@ class JobWatch {
     this.pending = new Map(context.unfinished.map((run) => [run.key, run]));
   }
 
+  /** Looks at every pending run once. */
+  async lookAll(): Promise<void> {
+    for (const run of [...this.pending.values()]) await this.look(run);
+  }
+
   /** Reports a run that has started or ended since the last look. */
   async look(run: PlannedRun): Promise<void> {
     const job = await this.queue.getJob(this.ids.get(run.key) ?? '');
@@ -126,6 +169,26 @@ class JobWatch {
     const ended =
       job === undefined ? folder.kind === 'finished' : state === 'completed' || state === 'failed';
     if (ended) await this.ended(run, job, state);
+    else if (job === undefined) await this.lost(run, folder);
+  }
+
+  /**
+   * A job gone before its run finished: Redis lost it (restarted without its data). It is
+   * enqueued again, at once when its run never started, else once the run's folder has
+   * been still for `lostAfterMs` (a worker may still be working on it).
+   */
+  private async lost(run: PlannedRun, folder: RunState): Promise<void> {
+    if (folder.kind === 'interrupted') {
+      const log = join(folder.runDir, 'events.jsonl');
+      const stillMs = existsSync(log) ? Date.now() - statSync(log).mtimeMs : Infinity;
+      if (stillMs < (this.options.lostAfterMs ?? defaultLostAfterMs)) return;
+    }
+    await enqueueRuns(this.queue, this.context, this.options, this.ids, [run]);
+    this.context.evaluation.emit({
+      type: 'log',
+      level: 'warn',
+      message: `the job of ${run.key} is gone from Redis (restarted without its data?): enqueued again`,
+    });
   }
 
   private started(run: PlannedRun, runDir: string): void {

@@ -53,7 +53,7 @@ export function registerWorkerCommand(program: Command): void {
         `codify worker: waiting for runs on ${options.queue} (Ctrl-C to stop)\n`,
       );
       const signalled = await untilSignalled(worker, stop);
-      process.exitCode = signalled === 'SIGTERM' ? exitCodes.terminated : exitCodes.stopped;
+      process.exitCode = signalCodes[signalled];
     } catch (error) {
       process.stderr.write(`codify worker: ${errorMessage(error)}\n`);
       process.exitCode = exitCodeOf(error);
@@ -75,27 +75,42 @@ function jobLine({
   return `end ${key}: ${status}${where}`;
 }
 
+/** How long a stopping worker waits for Redis to close its connections. */
+const closeWithinMs = 10_000;
+
+const signalCodes = { SIGINT: exitCodes.stopped, SIGTERM: exitCodes.terminated } as const;
+
 /**
  * Works until Ctrl-C or SIGTERM: then the runs under way are stopped (they end `stopped`,
  * their jobs fail and are taken up by another worker, which continues them), the worker
- * closes its connections, and the process ends by itself. A second signal closes without
- * waiting for the runs.
+ * closes its connections, and the process ends by itself. Closing needs Redis and the runs
+ * to stop: when that has not happened within 10 s, and on a second signal, the process
+ * exits at once (its connections would otherwise keep trying for ever).
  */
 function untilSignalled(worker: Worker, stop: AbortController): Promise<'SIGINT' | 'SIGTERM'> {
   return new Promise((resolvePromise) => {
     let first: 'SIGINT' | 'SIGTERM' | undefined;
+    const exitNow = (name: 'SIGINT' | 'SIGTERM', why: string) => {
+      process.stdout.write(`codify worker: ${why}; exiting now\n`);
+      process.exit(signalCodes[name]);
+    };
     const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
-      if (first !== undefined) {
-        process.stdout.write('codify worker: closing now\n');
-        void worker.close(true);
-        return;
-      }
+      if (first !== undefined) exitNow(first, `${name} again`);
       first = name;
       process.stdout.write(
         'codify worker: stopping the runs under way; another worker continues them\n',
       );
       stop.abort(new Error(`interrupted by ${name}`));
+      const timer = setTimeout(
+        () =>
+          exitNow(
+            name,
+            `not closed within ${closeWithinMs / 1000} s (Redis unreachable, or a run that cannot stop; it is taken up again)`,
+          ),
+        closeWithinMs,
+      );
       void worker.close().then(() => {
+        clearTimeout(timer);
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
         resolvePromise(name);

@@ -8,11 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../src/config/default-config.js';
-import { collectEvaluation } from '../src/eval/collect-evaluation.js';
-import { loadSuite } from '../src/eval/load-suite.js';
-import { planRuns } from '../src/eval/plan-runs.js';
+import { collectEvaluation } from '../src/eval/collection/collect-evaluation.js';
+import { loadSuite } from '../src/eval/suite/load-suite.js';
+import { planRuns } from '../src/eval/suite/plan-runs.js';
 import { runEvaluation } from '../src/eval/run-evaluation.js';
-import { writeReports } from '../src/eval/write-reports.js';
+import { writeReports } from '../src/eval/reports/write-reports.js';
 import type { Answerer } from '../src/llm/answerer.js';
 import { createRun } from '../src/runs/run.js';
 

@@ -5,7 +5,7 @@ import type { CodifyEventBody } from '../runs/events.js';
 import { createSandbox } from '../sandbox/index.js';
 import { loadTask } from '../tasks/load-task.js';
 import { measureStarter } from '../tasks/measure-starter.js';
-import type { Suite, SuiteItem } from './suite.js';
+import type { Suite, SuiteItem } from './suite/suite.js';
 
 export const starterFile = 'starter.json';
 

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { errorMessage } from '../errors/codify-error.js';
 import { InputError } from '../errors/codify-error.js';
 import { RunStopped } from '../errors/run-stopped.js';
 import { CompletedCallsCaller } from '../llm/completed-calls-caller.js';
 import { signalledCaller } from '../llm/signalled-caller.js';
 import type { ModelCaller, RoleName } from '../llm/types.js';
+import { eventLogPath } from './event-log-file.js';
 import type { CodifyEvent, EventOf, RunMode, RunStatus } from './events.js';
 import { findRun } from './find-run.js';
 import { readEvents } from './read-events.js';
@@ -21,6 +24,12 @@ export interface NewRun {
   models?: Partial<Record<RoleName, string[]>>;
   /** Saved as settings.json, so `codify resume` repeats the run exactly. */
   settings?: unknown;
+  /**
+   * The run's own folder, for a run whose place is its identity (an evaluation): made when
+   * it holds no run yet, else continued by this process whatever its last end (a later
+   * run-start with `resumedFrom`, completed calls answered from the log).
+   */
+  dir?: string;
 }
 
 /** An interrupted run to continue (`codify resume RUN`): its folder or id. */
@@ -103,7 +112,15 @@ export async function withRun<T>(
 }
 
 function create(opening: NewRun, host: RunHost): Run {
+  if (opening.dir !== undefined && existsSync(eventLogPath(resolve(opening.dir)))) {
+    return openRun(resolve(opening.dir), {
+      ...(host.argv === undefined ? {} : { argv: host.argv }),
+      ...(host.sinks === undefined ? {} : { sinks: host.sinks }),
+      ...(opening.models === undefined ? {} : { models: opening.models }),
+    });
+  }
   return createRun({
+    ...(opening.dir === undefined ? {} : { dir: opening.dir }),
     mode: opening.mode,
     name: opening.name,
     ...(opening.task === undefined ? {} : { task: opening.task }),

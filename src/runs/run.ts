@@ -2,7 +2,7 @@ import { InputError } from '../errors/codify-error.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processStartTicks } from './process-identity.js';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { RoleName } from '../llm/types.js';
 import type { RunContext } from './context.js';
 import { eventLogPath } from './event-log-file.js';
@@ -46,6 +46,8 @@ export interface Run extends RunContext {
 export interface CreateRunOptions {
   /** Where run folders go; default CODIFY_RUNS_DIR, else `<cwd>/runs`. */
   root?: string;
+  /** This exact folder instead of a new one under `root` (a run whose place is its identity). */
+  dir?: string;
   mode: RunMode;
   name: string;
   argv?: string[];
@@ -57,13 +59,9 @@ export interface CreateRunOptions {
   sinks?: EventSink[];
 }
 
-/** Makes `runs/<yyyymmdd-hhmmss>-<name>-<short id>/` and writes its run-start event. */
+/** Makes `runs/<yyyymmdd-hhmmss>-<name>-<short id>/` (or `dir`) and writes its run-start event. */
 export function createRun(options: CreateRunOptions): Run {
-  const root = resolveRunsRoot(options.root);
-  const now = options.now ?? new Date();
-  let id = runFolderName(options.name, now);
-  while (existsSync(join(root, id))) id = runFolderName(options.name, now);
-  const dir = join(root, id);
+  const { id, dir } = options.dir === undefined ? newFolder(options) : exactFolder(options.dir);
   mkdirSync(dir, { recursive: true });
   const run = new RecordedRun(
     id,
@@ -89,6 +87,22 @@ export function createRun(options: CreateRunOptions): Run {
     host: hostname(),
   });
   return run;
+}
+
+function newFolder(options: CreateRunOptions): { id: string; dir: string } {
+  const root = resolveRunsRoot(options.root);
+  const now = options.now ?? new Date();
+  let id = runFolderName(options.name, now);
+  while (existsSync(join(root, id))) id = runFolderName(options.name, now);
+  return { id, dir: join(root, id) };
+}
+
+function exactFolder(dir: string): { id: string; dir: string } {
+  const absolute = resolve(dir);
+  if (existsSync(eventLogPath(absolute))) {
+    throw new Error(`${absolute} already holds a run; open it with openRun to continue it`);
+  }
+  return { id: basename(absolute), dir: absolute };
 }
 
 export interface OpenRunOptions {

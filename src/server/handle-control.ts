@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContext } from './handle-request.js';
+import type { RequestContext } from './request-context.js';
 import { HttpError } from './http-error.js';
 import { launchArguments } from './run-launch-request.js';
 import { assertResumable, launchCodify, resumeCodify, stopRun } from './run-control.js';

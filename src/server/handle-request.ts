@@ -17,15 +17,7 @@ import { listFeedback, unansweredRequests } from './run-feedback.js';
 import { readRunTraces } from './run-traces.js';
 import { serveAppFile } from './static-files.js';
 import { handleControl } from './handle-control.js';
-
-export interface RequestContext {
-  root: string;
-  /** Where relative task and paper paths in a start request are resolved, and runs start. */
-  workingDirectory: string;
-  token: string;
-  appDirectory: string;
-  pollMs?: number;
-}
+import type { RequestContext } from './request-context.js';
 
 /** Run files the browser may show as images; everything else is sent as plain text. */
 const imageTypes: Record<string, string> = {

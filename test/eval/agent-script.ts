@@ -5,7 +5,7 @@ import { plannerAnswer } from './eval-fixture.js';
  * A two-step agent session: copy the starter to the output, then Final Answer. The step is
  * read from the planner request's label (`step N`); summarizers get a fixed line.
  */
-export function agentAnswer(request: AnswerRequest): string {
+export function agentAnswer(request: Pick<AnswerRequest, 'role' | 'label'>): string {
   if (request.role === 'summarizer') return 'Summary of the step.';
   const step = Number((request.label ?? '').replace(/^step /, ''));
   if (step === 1) {

@@ -1,6 +1,6 @@
 // Started by evaluation.test.ts as a child process, then killed with SIGKILL mid-evaluation.
 import { defaultConfig } from '../../src/config/default-config.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
+import { loadSuite } from '../../src/eval/suite/load-suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { agentAnswer } from './agent-script.js';
 import { scriptedAnswerer } from './eval-fixture.js';

@@ -25,13 +25,13 @@ function codify(args: string[]): Promise<{ status: number | null; output: string
 }
 
 describe('codify eval (CLI)', () => {
-  it('exits 2 naming the suite file and key path, and leaves the file as it was', async () => {
+  it('exits 3 (an input to fix) naming the suite file and key path, and leaves the file as it was', async () => {
     const base = mkdtempSync(join(tmpdir(), 'codify-eval-cli-'));
     const suite = join(base, 'suite.yaml');
     const text = 'items: [{task: missing-folder}]\nmodels: [{name: m, model: openai:x}]\n';
     writeFileSync(suite, text);
     const { status, output } = await codify(['eval', suite, '--root', join(base, 'runs')]);
-    expect(status).toBe(2);
+    expect(status).toBe(3);
     expect(output).toContain(`codify eval: ${suite}: items[0].task: no task folder at`);
     expect(readFileSync(suite, 'utf8')).toBe(text);
   });
@@ -42,7 +42,7 @@ describe('codify eval (CLI)', () => {
     expect(output).toContain('--parallel takes a whole number above 0');
   });
 
-  it('exits 2 for --report-only where no evaluation ran', async () => {
+  it('exits 3 for --report-only where no evaluation ran', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'codify-eval-cli-')), 'none');
     const { status, output } = await codify([
       'eval',
@@ -51,7 +51,7 @@ describe('codify eval (CLI)', () => {
       '--out',
       out,
     ]);
-    expect(status).toBe(2);
+    expect(status).toBe(3);
     expect(output).toContain(
       `codify eval: no evaluation in ${out}: run codify eval examples/eval/ci-suite.yaml first`,
     );

@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import type { EvalSummary } from '../../src/eval/collect-evaluation.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
+import type { EvalSummary } from '../../src/eval/collection/collect-evaluation.js';
+import { loadSuite } from '../../src/eval/suite/load-suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import type { AnswerRequest } from '../../src/llm/answerer.js';
 import type { CodifyEvent } from '../../src/runs/events.js';
@@ -64,7 +64,7 @@ describe('codify eval', () => {
       parallel: 2,
       baseConfig: defaultConfig(),
       answerers: (spec: string) => scriptedAnswerer(() => answers[spec] ?? 'unknown model'),
-      sinks: [(event: CodifyEvent) => events.push(event)],
+      host: { sinks: [(event: CodifyEvent) => events.push(event)] },
     };
     const first = await runEvaluation(options);
     expect(first.started).toBe(4);
@@ -108,7 +108,7 @@ describe('codify eval', () => {
     const lastProgress = events.filter((event) => event.type === 'eval-progress').at(-1);
     expect(lastProgress).toMatchObject({ done: 4, running: 0, left: 0, tokens: 440 });
 
-    const again = await runEvaluation({ ...options, sinks: [] });
+    const again = await runEvaluation({ ...options, host: {} });
     expect(again.started).toBe(0);
     for (const run of summary.runs) expect(runFolders(evalDir, run.key)).toHaveLength(1);
     const log = readEvents(evalDir).events;

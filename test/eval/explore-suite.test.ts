@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { loadSuite } from '../../src/eval/load-suite.js';
+import { loadSuite } from '../../src/eval/suite/load-suite.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { stageFile } from '../../src/runs/stages.js';
 

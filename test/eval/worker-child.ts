@@ -1,14 +1,16 @@
 // Started by queue.test.ts: one `codify worker` process (the library call behind it) with a
 // scripted model that answers slowly, so a run is still going when the test kills it.
 import { defaultConfig } from '../../src/config/default-config.js';
-import { startWorker } from '../../src/eval/run-worker.js';
+import { startWorker } from '../../src/eval/dispatch/run-worker.js';
 import { agentAnswer } from './agent-script.js';
 import { scriptedAnswerer } from './eval-fixture.js';
 
 const [url, workDir] = process.argv.slice(2);
 if (url === undefined) throw new Error('usage: worker-child REDIS_URL [WORK_DIR]');
+const stop = new AbortController();
 const worker = startWorker({
   url,
+  signal: stop.signal,
   baseConfig: defaultConfig(),
   answerers: () =>
     scriptedAnswerer(async (request) => {
@@ -21,6 +23,8 @@ const worker = startWorker({
   // Where runs whose folders go back through the queue are made.
   ...(workDir === undefined ? {} : { workDir }),
 });
+// As `codify worker`: the runs under way stop, the worker closes, and the process ends by itself.
 process.on('SIGTERM', () => {
-  void worker.close().then(() => process.exit(0));
+  stop.abort(new Error('interrupted by SIGTERM'));
+  void worker.close();
 });

@@ -3,16 +3,22 @@ import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { collectEvaluation } from '../../eval/collect-evaluation.js';
-import { loadSuite } from '../../eval/load-suite.js';
-import { planRuns } from '../../eval/plan-runs.js';
+import { errorMessage, exitCodeOf, InputError, UsageError } from '../../errors/codify-error.js';
+import { exitCodes } from '../../errors/exit-codes.js';
+import { RunStopped } from '../../errors/run-stopped.js';
+import { collectEvaluation, type EvalSummary } from '../../eval/collection/collect-evaluation.js';
+import type { Dispatch } from '../../eval/dispatch/dispatch.js';
+import type { Suite } from '../../eval/suite/suite.js';
+import { stopOnInterrupt } from '../interrupt.js';
+import { loadSuite } from '../../eval/suite/load-suite.js';
+import { planRuns } from '../../eval/suite/plan-runs.js';
 import { runEvaluation } from '../../eval/run-evaluation.js';
-import { queueConnection } from '../../eval/queue-connection.js';
-import { queueDispatch } from '../../eval/queue-dispatch.js';
+import { queueConnection } from '../../eval/dispatch/queue-connection.js';
+import { queueDispatch } from '../../eval/dispatch/queue-dispatch.js';
 import { slugify } from '../../runs/run-folder-name.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
-import { writeReports } from '../../eval/write-reports.js';
+import { type ReportPaths, writeReports } from '../../eval/reports/write-reports.js';
 import { renderTable } from '../render/render-table.js';
 import { positiveNumber } from './implement.js';
 import { createEvalRenderer } from './eval-renderer.js';
@@ -25,6 +31,7 @@ interface EvalCommandOptions {
   queue?: string;
   results?: 'shared' | 'queue';
   maxResultMb?: number;
+  queueTimeout?: number;
   json?: boolean;
 }
 
@@ -65,33 +72,19 @@ export function registerEvalCommand(program: Command): void {
       "with --results queue: the cap on one run's compressed folders (default 32)",
       positiveNumber('--max-result-mb', false),
     )
+    .option(
+      '--queue-timeout <s>',
+      'with --queue: how long Redis may be unreachable before the evaluation gives up, leaving what is not done for the next run (default 30)',
+      positiveNumber('--queue-timeout', false),
+    )
     .option('--json', 'print every evaluation event as one JSON line');
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onInterrupt = () => {
-      interrupts += 1;
-      if (interrupts > 1) {
-        // Killed runs are resumed by the next `codify eval` on the same folder.
-        renderer.finish();
-        process.stderr.write(
-          'codify eval: stopped; run the same command again to finish what is missing\n',
-        );
-        process.exit(130);
-      }
-      controller.abort();
-      process.stderr.write(
-        '\ncodify eval: starting no more runs; the running ones finish (Ctrl-C again to stop them now: they resume next time)\n',
-      );
-    };
-    process.on('SIGINT', onInterrupt);
+    // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;
+    // the same command continues it. A second signal exits at once.
+    const interrupt = stopOnInterrupt('eval');
     try {
-      if (options.queue !== undefined) queueConnection(options.queue);
-      if (options.queue === undefined && options.results !== undefined)
-        throw new Error('--results is for --queue: give the Redis URL the workers take runs from');
-      if (options.results !== 'queue' && options.maxResultMb !== undefined)
-        throw new Error('--max-result-mb is for --results queue');
+      checkFlags(options);
       const suite = loadSuite(suitePath);
       const evalDir =
         options.out ?? join(resolveRunsRoot(options.root), `eval-${slugify(suite.name)}`);
@@ -100,37 +93,19 @@ export function registerEvalCommand(program: Command): void {
       const baseConfig = loadConfig({
         flags: modelFlagsFrom(options as unknown as Record<string, unknown>),
       });
-      let summaryAndReports;
-      if (options.reportOnly === true) {
-        if (!existsSync(join(evalDir, 'events.jsonl'))) {
-          throw new Error(
-            `no evaluation in ${evalDir}: run codify eval ${suitePath} first (--report-only builds the reports of one that ran), or point --out at it`,
-          );
-        }
-        const summary = await collectEvaluation(suite, evalDir, planRuns(suite, evalDir));
-        summaryAndReports = { summary, reports: await writeReports(summary) };
-      } else {
-        summaryAndReports = await runEvaluation({
-          suite,
-          evalDir,
-          parallel: options.parallel ?? 1,
-          baseConfig,
-          sinks: [renderer],
-          argv: process.argv.slice(2),
-          signal: controller.signal,
-          ...(options.queue === undefined
-            ? {}
-            : {
-                dispatch: queueDispatch({
-                  url: options.queue,
-                  ...(options.results === undefined ? {} : { results: options.results }),
-                  ...(options.maxResultMb === undefined
-                    ? {}
-                    : { maxResultBytes: Math.round(options.maxResultMb * 1048576) }),
-                }),
-              }),
-        });
-      }
+      const summaryAndReports =
+        options.reportOnly === true
+          ? await reportOnly(suite, evalDir, suitePath)
+          : await runEvaluation({
+              suite,
+              evalDir,
+              parallel: options.parallel ?? 1,
+              baseConfig,
+              host: { sinks: [renderer], argv: process.argv.slice(2), signal: interrupt.signal },
+              ...(options.queue === undefined
+                ? {}
+                : { dispatch: queueDispatchOf(options.queue, options) }),
+            });
       renderer.finish();
       const { summary, reports } = summaryAndReports;
       if (options.json !== true) {
@@ -148,15 +123,54 @@ export function registerEvalCommand(program: Command): void {
           ])}\n`,
         );
       }
-      process.exitCode = summary.missing.length === 0 ? 0 : 1;
+      process.exitCode = summary.missing.length === 0 ? exitCodes.ok : exitCodes.runFailed;
     } catch (error) {
       renderer.finish();
       process.stderr.write(
-        `codify eval: ${error instanceof Error ? error.message : String(error)}\n`,
+        error instanceof RunStopped
+          ? `codify eval: stopped (${error.message}); run the same command again to finish what is missing\n`
+          : `codify eval: ${errorMessage(error)}\n`,
       );
-      process.exitCode = 2;
+      process.exitCode = exitCodeOf(error);
     } finally {
-      process.off('SIGINT', onInterrupt);
+      interrupt.dispose();
     }
+  });
+}
+
+/** Flags that only go with others. */
+function checkFlags(options: EvalCommandOptions): void {
+  if (options.queue !== undefined) queueConnection(options.queue);
+  if (options.queue === undefined && options.results !== undefined)
+    throw new UsageError('--results is for --queue: give the Redis URL the workers take runs from');
+  if (options.results !== 'queue' && options.maxResultMb !== undefined)
+    throw new UsageError('--max-result-mb is for --results queue');
+  if (options.queue === undefined && options.queueTimeout !== undefined)
+    throw new UsageError('--queue-timeout is for --queue');
+}
+
+/** `--report-only`: the reports of the runs already in the evaluation folder. */
+async function reportOnly(
+  suite: Suite,
+  evalDir: string,
+  suitePath: string,
+): Promise<{ summary: EvalSummary; reports: ReportPaths }> {
+  if (!existsSync(join(evalDir, 'events.jsonl'))) {
+    throw new InputError(
+      `no evaluation in ${evalDir}: run codify eval ${suitePath} first (--report-only builds the reports of one that ran), or point --out at it`,
+    );
+  }
+  const summary = await collectEvaluation(suite, evalDir, planRuns(suite, evalDir));
+  return { summary, reports: await writeReports(summary) };
+}
+
+function queueDispatchOf(url: string, options: EvalCommandOptions): Dispatch {
+  return queueDispatch({
+    url,
+    ...(options.results === undefined ? {} : { results: options.results }),
+    ...(options.queueTimeout === undefined ? {} : { timeoutS: options.queueTimeout }),
+    ...(options.maxResultMb === undefined
+      ? {}
+      : { maxResultBytes: Math.round(options.maxResultMb * 1048576) }),
   });
 }

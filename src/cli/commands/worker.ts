@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
+import type { Worker } from 'bullmq';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
 import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { queueConnection } from '../../eval/queue-connection.js';
-import { startWorker } from '../../eval/run-worker.js';
+import { queueConnection } from '../../eval/dispatch/queue-connection.js';
+import { startWorker, type WorkerOptions } from '../../eval/dispatch/run-worker.js';
+import { errorMessage, exitCodeOf } from '../../errors/codify-error.js';
+import { exitCodes } from '../../errors/exit-codes.js';
 import { positiveNumber } from './implement.js';
 
 interface WorkerCommandOptions {
@@ -36,43 +39,86 @@ export function registerWorkerCommand(program: Command): void {
       const baseConfig = loadConfig({
         flags: modelFlagsFrom(options as unknown as Record<string, unknown>),
       });
+      const stop = new AbortController();
       const worker = startWorker({
         url: options.queue,
         baseConfig,
         concurrency: options.concurrency ?? 1,
+        signal: stop.signal,
         ...(options.workDir === undefined ? {} : { workDir: resolve(options.workDir) }),
-        onJob: ({ key, phase, result, error }) => {
-          const line =
-            phase === 'start'
-              ? `start ${key}`
-              : error !== undefined
-                ? `failed ${key}: ${error}`
-                : `end ${key}: ${result?.skipped === true ? 'already finished' : (result?.status ?? '')}${result?.runDir === null || result?.runDir === undefined ? '' : ` → ${result.runDir}`}`;
-          process.stdout.write(`${line}\n`);
-        },
+        onJob: (job) => process.stdout.write(`${jobLine(job)}\n`),
       });
       worker.on('error', (error) => process.stderr.write(`codify worker: ${error.message}\n`));
       process.stdout.write(
         `codify worker: waiting for runs on ${options.queue} (Ctrl-C to stop)\n`,
       );
-      let stopping = false;
-      const stop = () => {
-        // A second signal stops at once; the run under way is resumed by another worker.
-        if (stopping) process.exit(130);
-        stopping = true;
-        process.stdout.write(
-          'codify worker: finishing the runs under way (Ctrl-C again to stop now)\n',
-        );
-        void worker.close().then(() => process.exit(0));
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-      await new Promise<never>(() => undefined);
+      const signalled = await untilSignalled(worker, stop);
+      process.exitCode = signalCodes[signalled];
     } catch (error) {
-      process.stderr.write(
-        `codify worker: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 2;
+      process.stderr.write(`codify worker: ${errorMessage(error)}\n`);
+      process.exitCode = exitCodeOf(error);
     }
+  });
+}
+
+function jobLine({
+  key,
+  phase,
+  result,
+  error,
+}: Parameters<NonNullable<WorkerOptions['onJob']>>[0]): string {
+  if (phase === 'start') return `start ${key}`;
+  if (error !== undefined) return `failed ${key}: ${error}`;
+  const status = result?.skipped === true ? 'already finished' : (result?.status ?? '');
+  const where =
+    result?.runDir === null || result?.runDir === undefined ? '' : ` → ${result.runDir}`;
+  return `end ${key}: ${status}${where}`;
+}
+
+/** How long a stopping worker waits for Redis to close its connections. */
+const closeWithinMs = 10_000;
+
+const signalCodes = { SIGINT: exitCodes.stopped, SIGTERM: exitCodes.terminated } as const;
+
+/**
+ * Works until Ctrl-C or SIGTERM: then the runs under way are stopped (they end `stopped`,
+ * their jobs fail and are taken up by another worker, which continues them), the worker
+ * closes its connections, and the process ends by itself. Closing needs Redis and the runs
+ * to stop: when that has not happened within 10 s, and on a second signal, the process
+ * exits at once (its connections would otherwise keep trying for ever).
+ */
+function untilSignalled(worker: Worker, stop: AbortController): Promise<'SIGINT' | 'SIGTERM'> {
+  return new Promise((resolvePromise) => {
+    let first: 'SIGINT' | 'SIGTERM' | undefined;
+    const exitNow = (name: 'SIGINT' | 'SIGTERM', why: string) => {
+      process.stdout.write(`codify worker: ${why}; exiting now\n`);
+      process.exit(signalCodes[name]);
+    };
+    const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
+      if (first !== undefined) exitNow(first, `${name} again`);
+      first = name;
+      process.stdout.write(
+        'codify worker: stopping the runs under way; another worker continues them\n',
+      );
+      stop.abort(new Error(`interrupted by ${name}`));
+      const timer = setTimeout(
+        () =>
+          exitNow(
+            name,
+            `not closed within ${closeWithinMs / 1000} s (Redis unreachable, or a run that cannot stop; it is taken up again)`,
+          ),
+        closeWithinMs,
+      );
+      void worker.close().then(() => {
+        clearTimeout(timer);
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+        resolvePromise(name);
+      });
+    };
+    const onInt = () => onSignal('SIGINT');
+    const onTerm = () => onSignal('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
   });
 }

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { formatDuration } from '../../../src/cli/render/format-values.js';
-import type { EvalSummary } from '../../../src/eval/collect-evaluation.js';
-import type { RunRecord } from '../../../src/eval/run-record.js';
-import type { Spread } from '../../../src/eval/spread.js';
+import type { EvalSummary } from '../../../src/eval/collection/collect-evaluation.js';
+import type { RunRecord } from '../../../src/eval/collection/run-record.js';
+import type { Spread } from '../../../src/eval/collection/spread.js';
 import { BarChart } from '../components/bar-chart.js';
 import { FileBrowser } from '../components/file-browser.js';
 import { ModelCalls } from '../components/model-calls.js';

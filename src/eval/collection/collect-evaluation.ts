@@ -1,0 +1,79 @@
+import { starterNoise } from './noise-margin.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
+import { readRun } from './read-run.js';
+import type { RunRecord } from './run-record.js';
+import { readStarterTrials } from '../starter-trials.js';
+import type { Suite } from '../suite/suite.js';
+import {
+  comparisons,
+  type Comparison,
+  implementGroups,
+  exploreGroups,
+  type ExploreGroup,
+  type ImplementGroup,
+  type NoiseByItem,
+  paperGroups,
+  type PaperGroup,
+} from './summarize.js';
+
+/** Everything report.json holds: computed from the run folders, never typed in. */
+export interface EvalSummary {
+  suite: string;
+  suiteFile: string;
+  evalDir: string;
+  generatedAt: string;
+  runs: RunRecord[];
+  /** Per task: the repeated starter runs and the noise margin they give. */
+  noise: NoiseByItem;
+  implement: ImplementGroup[];
+  papers: PaperGroup[];
+  /** Explorations per paper × model: ideas, review scores, novelty, experiments. */
+  explore: ExploreGroup[];
+  comparisons: Comparison[];
+  /** Keys of the combinations without a finished run. */
+  missing: string[];
+  totals: { runs: number; finished: number; tokens: number; costUsd: number; wallTimeMs: number };
+}
+
+/** Reads every planned run's folder and the starter trials, and computes the tables. */
+export async function collectEvaluation(
+  suite: Suite,
+  evalDir: string,
+  planned: PlannedRun[],
+  now: Date = new Date(),
+): Promise<EvalSummary> {
+  const noise: NoiseByItem = {};
+  for (const item of suite.items) {
+    if (item.kind !== 'task') continue;
+    const trials = readStarterTrials(evalDir, item.name, suite.starterTrials);
+    if (trials.length > 0) noise[item.name] = starterNoise(trials);
+  }
+  const runs: RunRecord[] = [];
+  for (const run of planned) runs.push(await readRun(run, noise[run.item.name]));
+  const humanMinutes: Record<string, number> = {};
+  for (const item of suite.items) {
+    if (item.kind === 'task' && item.humanMinutes !== undefined)
+      humanMinutes[item.name] = item.humanMinutes;
+  }
+  const finished = runs.filter((run) => run.status !== 'missing' && run.status !== 'interrupted');
+  return {
+    suite: suite.name,
+    suiteFile: suite.file,
+    evalDir,
+    generatedAt: now.toISOString(),
+    runs,
+    noise,
+    implement: implementGroups(runs, humanMinutes),
+    papers: paperGroups(runs),
+    explore: exploreGroups(runs),
+    comparisons: comparisons(runs),
+    missing: runs.filter((run) => !finished.includes(run)).map((run) => run.key),
+    totals: {
+      runs: runs.length,
+      finished: finished.length,
+      tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, 0),
+      costUsd: runs.reduce((sum, run) => sum + run.costUsd, 0),
+      wallTimeMs: runs.reduce((sum, run) => sum + run.wallTimeMs, 0),
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ModelCaller } from '../../llm/types.js';
+import { readPaper, renderDocument } from '../../reader/index.js';
+import type { RepoReport } from '../../repo/report.js';
+import type { CodifyEventBody } from '../../runs/events.js';
+import { gradeRubric } from './grade-rubric.js';
+import { type JudgeScore, judgeScore } from './judge-score.js';
+import type { PlannedRun } from '../suite/plan-runs.js';
+import { repositoryFiles } from './repository-files.js';
+import { loadRubric, type ScoredNode } from './rubric.js';
+import { stateOf } from '../dispatch/run-state.js';
+
+/** What the judge made of one paper run: `<eval>/judge/<key>.json`. */
+export interface JudgeRecord {
+  key: string;
+  runDir: string;
+  judgeModel: string;
+  score?: JudgeScore;
+  /** The same, reference-based, when the suite gives the authors' repository. */
+  referenceScore?: JudgeScore;
+  rubric?: { file: string; score: number; tree: ScoredNode };
+  /** Why judging this run failed (the judge never gave a valid answer, no repository). */
+  error?: string;
+}
+
+export function readJudgeRecord(file: string): JudgeRecord | undefined {
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as JudgeRecord;
+}
+
+const paperCharacters = 60_000;
+const outputCharacters = 4_000;
+
+function smokeOutputs(report: RepoReport): string {
+  if ('skipped' in report.verify) return '';
+  return report.verify.runs
+    .map((run) => {
+      let text = '';
+      try {
+        text = readFileSync(run.outputPath, 'utf8');
+      } catch {
+        text = run.outputTail;
+      }
+      const tail = text.length > outputCharacters ? `…${text.slice(-outputCharacters)}` : text;
+      return `Smoke run ${run.attempt} (exit code ${String(run.exitCode)}${run.timedOut ? ', timed out' : ''}):\n\`\`\`\n${tail}\n\`\`\``;
+    })
+    .join('\n\n');
+}
+
+/**
+ * Judges one finished paper run once (a record already written is kept): PaperCoder's 1–5
+ * score when the suite has a judge, and the item's rubric graded leaf by leaf when it has one.
+ */
+export async function judgeRun(options: {
+  planned: PlannedRun;
+  judge: ModelCaller;
+  judgeModel: string;
+  samples: number;
+  scores: boolean;
+  emit: (body: CodifyEventBody) => void;
+}): Promise<JudgeRecord | undefined> {
+  const { planned } = options;
+  if (planned.item.kind !== 'paper') return undefined;
+  if (existsSync(planned.judgeFile)) return readJudgeRecord(planned.judgeFile);
+  const state = stateOf(planned);
+  if (state.kind !== 'finished') return undefined;
+  const record: JudgeRecord = {
+    key: planned.key,
+    runDir: state.runDir,
+    judgeModel: options.judgeModel,
+  };
+  try {
+    const reportPath = join(state.runDir, 'report.json');
+    if (!existsSync(reportPath))
+      throw new Error('the run wrote no report.json: there is no repository to judge');
+    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as RepoReport;
+    const files = repositoryFiles(report.repository);
+    const document = await readPaper(planned.item.path);
+    const paper = renderDocument(document);
+    const shared = {
+      judge: options.judge,
+      emit: options.emit,
+      item: planned.item.name,
+      runDir: state.runDir,
+    };
+    if (options.scores) {
+      record.score = await judgeScore({
+        ...shared,
+        paper:
+          paper.length > paperCharacters ? `${paper.slice(0, paperCharacters)}\n… (cut)` : paper,
+        files,
+        samples: options.samples,
+      });
+      if (planned.item.reference !== undefined) {
+        record.referenceScore = await judgeScore({
+          ...shared,
+          paper:
+            paper.length > paperCharacters ? `${paper.slice(0, paperCharacters)}\n… (cut)` : paper,
+          files,
+          reference: repositoryFiles(planned.item.reference),
+          samples: options.samples,
+        });
+      }
+    }
+    if (planned.item.rubric !== undefined) {
+      const graded = await gradeRubric({
+        ...shared,
+        rubric: loadRubric(planned.item.rubric),
+        title: document.title,
+        files,
+        outputs: smokeOutputs(report),
+      });
+      record.rubric = { file: planned.item.rubric, score: graded.tree.score, tree: graded.tree };
+    }
+  } catch (error) {
+    record.error = error instanceof Error ? error.message : String(error);
+  }
+  mkdirSync(dirname(planned.judgeFile), { recursive: true });
+  // Only whole judgements are kept: a failed one is tried again at the next invocation.
+  if (record.error === undefined)
+    writeFileSync(planned.judgeFile, `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}

@@ -1,0 +1,34 @@
+import { chooseInterpreter } from '../../agent/implement.js';
+import type { CodifyConfig } from '../../config/codify-config.js';
+import { createSandbox } from '../../sandbox/index.js';
+import { loadTask } from '../../tasks/load-task.js';
+import { judgeSpec, needsJudge } from '../judging/judge-spec.js';
+import { checkExploreCode } from './explore-preflight.js';
+import type { Suite } from './suite.js';
+import { SuiteError } from './suite-error.js';
+
+/** What would stop every run: checked once, before the evaluation folder is touched. */
+export async function checkSuite(suite: Suite, config: CodifyConfig): Promise<void> {
+  if (needsJudge(suite) && judgeSpec(suite, config) === undefined) {
+    throw new SuiteError(
+      `${suite.file}: judge: the suite has papers to judge but no judge model: set judge: {model: SPEC} in the suite, pass --judge SPEC, or set roles.judge in codify.config.json`,
+    );
+  }
+  // A model without specs of its own (a folder suite) runs on the command's configuration.
+  const usesConfig = suite.models.some((model) => model.fromConfiguration === true);
+  const unset = (['planner', 'expert', 'worker', 'summarizer'] as const).filter(
+    (role) => config.roles[role].models.length === 0,
+  );
+  if (usesConfig && unset.length > 0) {
+    throw new SuiteError(
+      `${suite.file}: no model is set for ${unset.join(', ')}: pass --model SPEC (or set the roles in codify.config.json), or write a suite file that names the models`,
+    );
+  }
+  await createSandbox(suite.sandbox);
+  for (const item of suite.items) {
+    if (item.kind === 'explore') await checkExploreCode(suite, item);
+    if (item.kind !== 'task') continue;
+    const task = await loadTask(item.path);
+    await chooseInterpreter(task, suite.python);
+  }
+}

@@ -1,0 +1,81 @@
+import type { StrategyName } from '../../agent/strategies/strategy.js';
+
+/** One thing a suite evaluates: a task folder (implement) or a paper. */
+export type SuiteItem =
+  | {
+      kind: 'task';
+      name: string;
+      path: string;
+      strategies: StrategyName[];
+      humanMinutes?: number;
+    }
+  | { kind: 'paper'; name: string; path: string; rubric?: string; reference?: string }
+  | ExploreItem;
+
+/** Papers explored for ideas (`codify explore`), with the options that shape the exploration. */
+export interface ExploreItem {
+  kind: 'explore';
+  name: string;
+  /** The papers, absolute. */
+  papers: string[];
+  notes?: string;
+  related?: string;
+  ideas: number;
+  reviewers: number;
+  refineRounds: number;
+  /** Minutes one experiment may take, stated to the idea generator. */
+  budgetMinutes: number;
+  gpu: boolean;
+  /** `--run` and `--code`: the chosen ideas' experiments on the prototype code. */
+  experiments?: { select: string; codeDir: string; maxSteps?: number };
+  /** An experiment improved on its baseline only when it beats it by more than this. */
+  margin: number;
+}
+
+/** Specs per role for one run (the judge comes from the suite's judge: or the configuration). */
+export interface RoleSpecs {
+  planner?: string[];
+  expert?: string;
+  worker?: string;
+  summarizer?: string;
+}
+
+export interface SuiteModel {
+  name: string;
+  /** The specs of one run (paths of replay: and exchange: specs already absolute). */
+  specsFor(item: string, strategy: string, trial: number): RoleSpecs;
+  /** Every role comes from the command's configuration (a folder suite). */
+  fromConfiguration?: boolean;
+}
+
+/** A checked suite, every path absolute. */
+export interface Suite {
+  file: string;
+  name: string;
+  items: SuiteItem[];
+  strategies: StrategyName[];
+  models: SuiteModel[];
+  trials: number;
+  budgets: { maxSteps?: number; maxMinutes?: number; maxTokens?: number; maxCostUsd?: number };
+  paper: { repairSteps?: number; smokeTimeoutS?: number; selfRefine?: boolean };
+  starterTrials: number;
+  /** `enabled`: the suite has a judge: section, so paper runs get PaperCoder's 1–5 scores. */
+  judge: { enabled: boolean; model?: string; samples: number };
+  sandbox: 'bubblewrap' | 'none';
+  python?: string;
+}
+
+/** The strategy label of paper runs, in keys, folders and reports. */
+export const paperStrategy = 'paper' as const;
+
+/** The strategy label of explore runs. */
+export const exploreStrategy = 'explore' as const;
+
+/** The strategies an item is run with: its own for tasks, one fixed label otherwise. */
+export function itemStrategies(
+  item: SuiteItem,
+): (StrategyName | typeof paperStrategy | typeof exploreStrategy)[] {
+  if (item.kind === 'paper') return [paperStrategy];
+  if (item.kind === 'explore') return [exploreStrategy];
+  return item.strategies;
+}

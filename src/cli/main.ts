@@ -1,18 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { registerCheckCommand } from './commands/check.js';
-import { registerExploreCommand } from './commands/explore.js';
-import { registerEvalCommand } from './commands/eval.js';
-import { registerWorkerCommand } from './commands/worker.js';
-import { registerImplementCommand } from './commands/implement.js';
-import { registerMcpCommand } from './commands/mcp.js';
-import { registerPaperCommand } from './commands/paper.js';
-import { registerReplayCommand } from './commands/replay.js';
-import { registerReadCommand } from './commands/read.js';
-import { registerResumeCommand } from './commands/resume.js';
-import { runDoctor } from './commands/doctor.js';
-import { registerRunsCommand } from './commands/runs.js';
-import { registerShowCommand } from './commands/show.js';
-import { registerUiCommand } from './commands/ui.js';
+import { CodifyError } from '../errors/index.js';
+import { commandList, commandNamed } from './command-list.js';
 
 const program = new Command();
 program
@@ -23,33 +11,25 @@ program
   // inherited by the commands registered below.
   .exitOverride();
 
-program
-  .command('doctor')
-  .description('check Node, bubblewrap, Python interpreters and provider keys')
-  .action(async () => {
-    const report = await runDoctor();
-    for (const line of report.lines) process.stdout.write(`${line}\n`);
-    process.exitCode = report.ok ? 0 : 1;
-  });
-
-registerImplementCommand(program);
-registerResumeCommand(program);
-registerReplayCommand(program);
-registerPaperCommand(program);
-registerReadCommand(program);
-registerExploreCommand(program);
-registerCheckCommand(program);
-registerRunsCommand(program);
-registerShowCommand(program);
-registerMcpCommand(program);
-registerEvalCommand(program);
-registerUiCommand(program);
-registerWorkerCommand(program);
+// Only the command that runs is loaded with its dependencies; the others are listed by name
+// and description, so `codify --help` and `codify runs` start fast.
+const named = commandNamed(process.argv.slice(2));
+for (const entry of commandList) {
+  if (entry === named) (await entry.load())(program);
+  else program.command(`${entry.name} ${entry.arguments}`.trim()).description(entry.description);
+}
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  // Commander has already printed the message, or the help / version asked for (exit 0).
-  process.exitCode = error.exitCode === 0 ? 0 : 2;
+  if (error instanceof CommanderError) {
+    // Commander has already printed the message, or the help / version asked for (exit 0).
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof CodifyError) {
+    // A flag value the settings schema refuses, found while parsing the command line.
+    process.stderr.write(`codify: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    throw error;
+  }
 }

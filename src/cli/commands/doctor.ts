@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { checkBubblewrap } from '../../sandbox/bubblewrap-check.js';
 import {
   candidateInterpreters,
@@ -152,4 +153,16 @@ async function gpuLines(
     );
   }
   return { lines, advice };
+}
+
+/** `codify doctor`: what this machine has for codify, one line per check. */
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('check Node, bubblewrap, Python interpreters and provider keys')
+    .action(async () => {
+      const report = await runDoctor();
+      for (const line of report.lines) process.stdout.write(`${line}\n`);
+      process.exitCode = report.ok ? 0 : 1;
+    });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { collectEvaluation } from '../../eval/collect-evaluation.js';
 import { loadSuite } from '../../eval/load-suite.js';
 import { planRuns } from '../../eval/plan-runs.js';
@@ -14,7 +14,14 @@ import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { writeReports } from '../../eval/write-reports.js';
 import { renderTable } from '../render/render-table.js';
-import { positiveNumber } from './implement.js';
+import {
+  addJsonOption,
+  addModelOptions,
+  addRunFolderOption,
+  amountSchema,
+  countSchema,
+  parseNumberFlag,
+} from '../options.js';
 import { createEvalRenderer } from './eval-renderer.js';
 
 interface EvalCommandOptions {
@@ -39,13 +46,12 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--parallel <n>',
       'runs at a time on this machine (default 1)',
-      positiveNumber('--parallel', true),
+      parseNumberFlag('--parallel', countSchema),
     )
     .option(
       '--out <dir>',
       'the evaluation folder (default <root>/eval-<suite name>); running again there does only what is missing',
     )
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
     .option(
       '--report-only',
       'build the reports from the runs already there, without running anything',
@@ -63,9 +69,10 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--max-result-mb <n>',
       "with --results queue: the cap on one run's compressed folders (default 32)",
-      positiveNumber('--max-result-mb', false),
-    )
-    .option('--json', 'print every evaluation event as one JSON line');
+      parseNumberFlag('--max-result-mb', amountSchema),
+    );
+  addRunFolderOption(command, 'for');
+  addJsonOption(command, 'every evaluation event as one JSON line');
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
     const controller = new AbortController();

@@ -1,42 +1,23 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { modelSpecsOf } from '../../config/model-specs.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import type { PaperReader } from '../../reader/paper-reader.js';
-import { checkModelPdfReading, checkPdfForModelReader } from '../../reader/read-paper-with-model.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
+import type { PaperSettings } from '../../modes/paper-settings.js';
+import {
+  checkModelPdfReading,
+  checkPdfForModelReader,
+} from '../../reader/read-paper-with-model.js';
 import { runPaper } from '../../repo/run-paper.js';
-import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import type { Run } from '../../runs/run.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { addModeOptions } from '../mode-options.js';
+import { addJsonOption, addRunFolderOption } from '../options.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 
-interface PaperCommandOptions {
-  out?: string;
-  selfRefine?: boolean;
-  repairSteps: number;
-  verify: boolean;
-  smokeTimeout: number;
-  paperMaxChars: number;
-  python?: string;
-  sandbox: 'bubblewrap' | 'none';
-  gpu?: boolean;
-  network?: boolean;
-  json?: boolean;
-  root?: string;
-  paperReader: PaperReader;
-}
-
-function wholeNumber(flag: string, minimum: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!/^\d+$/.test(value.trim()) || number < minimum) {
-      throw new InvalidArgumentError(`${flag} expects a whole number ≥ ${minimum}`);
-    }
-    return number;
-  };
-}
+/** What commander hands the action: the paper settings (less the paper) and the output flags. */
+type PaperCommandOptions = Omit<PaperSettings, 'paper'> & { json?: boolean; root?: string };
 
 const money = (cost: number | null) => (cost === null ? 'unknown' : `$${cost.toFixed(4)}`);
 
@@ -46,48 +27,14 @@ export function registerPaperCommand(program: Command): void {
     .command('paper')
     .description(
       'turn a paper (PDF, LaTeX, Markdown or text) into a repository: plan, analyze, generate, then run and repair it',
-    )
-    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
-    .option('--out <dir>', 'write the repository here (new or empty folder); default <run>/repo')
-    .option('--self-refine', 'critique and revise the plan and design before generating code')
-    .option(
-      '--repair-steps <n>',
-      'agent steps for repairing a failing smoke run (0: no repair)',
-      wholeNumber('--repair-steps', 0),
-      15,
-    )
-    .option('--no-verify', 'stop after writing the repository, without the smoke run')
-    .option(
-      '--smoke-timeout <s>',
-      'time limit of each smoke run, in seconds',
-      wholeNumber('--smoke-timeout', 1),
-      300,
-    )
-    .option(
-      '--paper-max-chars <n>',
-      'paper characters given to prompts before sections are summarized',
-      wholeNumber('--paper-max-chars', 1000),
-      60_000,
-    )
-    .option('--python <path>', 'the Python interpreter for the smoke run')
-    .addOption(
-      new Option('--sandbox <kind>', 'where generated code runs')
-        .choices(['bubblewrap', 'none'])
-        .default('bubblewrap'),
-    )
-    .option('--gpu', 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json)')
-    .option('--no-gpu', 'run on the CPU even when codify.config.json sets "gpu": true')
-    .option(
-      '--network',
-      'let the smoke run, the tests and repair reach the network (e.g. to fetch data); default: offline',
-    )
-    .addOption(paperReaderOption())
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line');
-  addModelOptions(command).action(async (paper: string, options: PaperCommandOptions) => {
+    );
+  addModeOptions(command, 'paper');
+  addRunFolderOption(command, 'for');
+  addJsonOption(command, 'every event as one JSON line');
+  command.action(async (paper: string, options: PaperCommandOptions) => {
     if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
-    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    const flags = modelFlagsFrom(options);
     let current: Run | undefined;
     // The pipeline has no resume: Ctrl-C or SIGTERM records the run as stopped and exits.
     const interrupt = stopOnInterrupt('paper', {
@@ -117,7 +64,7 @@ export function registerPaperCommand(program: Command): void {
         selfRefine: options.selfRefine ?? false,
         repairSteps: options.repairSteps,
         skipVerify: !options.verify,
-        smokeTimeoutS: options.smokeTimeout,
+        smokeTimeoutS: options.smokeTimeoutSeconds,
         paperMaxChars: options.paperMaxChars,
         argv: process.argv.slice(2),
         sinks: [renderer],

@@ -1,9 +1,10 @@
-import { type Command, Option } from 'commander';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import type { Command } from 'commander';
+import { modelFlagsFrom } from '../../config/model-flags.js';
+import { paperReaderSetting } from '../../modes/paper-settings.js';
+import { addJsonOption, addModelOptions, addSettingOptions } from '../options.js';
 import { modelsForCommand } from '../../llm/caller-for-command.js';
 import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
-import { paperReaders } from '../../reader/paper-reader.js';
 import {
   checkModelPdfReading,
   checkPdfForModelReader,
@@ -86,25 +87,16 @@ export async function readCommandOutput(
   }
 }
 
-/** The `--paper-reader` option shared by the commands that read papers. */
-export function paperReaderOption(): Option {
-  return new Option(
-    '--paper-reader <kind>',
-    'who reads a PDF paper: local (codify, free) or model (the planner reads the PDF itself; anthropic, google or openai; costs tokens)',
-  )
-    .choices([...paperReaders])
-    .default('local');
-}
-
+/** `codify read PAPER`: the paper as codify reads it. */
 export function registerReadCommand(program: Command): void {
   const command = program
     .command('read')
     .description(
       'print the paper as codify reads it (Markdown with $$ equations, or --json), to check the extraction before a run',
     )
-    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
-    .option('--json', 'print the document model (title, authors, abstract, sections) as JSON')
-    .addOption(paperReaderOption());
+    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt');
+  addJsonOption(command, 'the document model (title, authors, abstract, sections) as JSON');
+  addSettingOptions(command, { paperReader: paperReaderSetting });
   addModelOptions(command).action(async (paper: string, options: ReadCommandOptions) => {
     const result = await readCommandOutput(paper, options);
     process.stdout.write(result.out);

@@ -1,10 +1,16 @@
 import type { Command } from 'commander';
 import { resumeAgent } from '../../agent/resume.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
-import { positiveNumber, reportRun } from './implement.js';
+import { reportRun } from './implement.js';
+import {
+  addBudgetOptions,
+  addJsonOption,
+  addModelOptions,
+  addRunFolderOption,
+} from '../options.js';
 
 interface ResumeCommandOptions {
   maxSteps?: number;
@@ -23,14 +29,15 @@ export function registerResumeCommand(program: Command): void {
     .description(
       'continue an implement run that was killed or stopped, after its last completed step',
     )
-    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
-    .option('--max-steps <n>', 'raise the step budget', positiveNumber('--max-steps', true))
-    .option('--max-minutes <n>', 'raise the time budget', positiveNumber('--max-minutes', false))
-    .option('--max-tokens <n>', 'raise the token budget', positiveNumber('--max-tokens', true))
-    .option('--max-cost <usd>', 'raise the cost budget', positiveNumber('--max-cost', false))
-    .option('--interactive', 'pause after every step: approve, comment or stop')
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line, then the result');
+    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"');
+  addBudgetOptions(command, {
+    maxSteps: 'raise the step budget',
+    maxMinutes: 'raise the time budget',
+    maxTokens: 'raise the token budget',
+    maxCost: 'raise the cost budget',
+  }).option('--interactive', 'pause after every step: approve, comment or stop');
+  addRunFolderOption(command, 'holding');
+  addJsonOption(command, 'every event as one JSON line, then the result');
   addModelOptions(command).action(async (reference: string, options: ResumeCommandOptions) => {
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { addRunFolderOption, parseNumberFlag, portSchema } from '../options.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { appIsBuilt, defaultAppDirectory } from '../../server/static-files.js';
 import { isLoopbackHost, startUiServer, type UiServer } from '../../server/ui-server.js';
@@ -13,14 +14,6 @@ export interface UiCommandOptions {
 /** Tried one after another when no --port is given and the first is taken. */
 const defaultPort = 8765;
 const portsToTry = 10;
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`--port takes a port number from 0 to 65535 (got "${value}")`);
-  }
-  return port;
-}
 
 async function listen(options: UiCommandOptions, root: string): Promise<UiServer> {
   const ports =
@@ -85,21 +78,20 @@ async function runUi(options: UiCommandOptions): Promise<void> {
 
 /** `codify ui [--port N] [--host H] [--root DIR]` */
 export function registerUiCommand(program: Command): void {
-  program
+  const command = program
     .command('ui')
     .description('serve the web app: every run, live, in the browser (127.0.0.1 and a token)')
     .option(
       '--port <port>',
       `port to listen on (default ${defaultPort}, or the next free one)`,
-      parsePort,
+      parseNumberFlag('--port', portSchema),
     )
     .option(
       '--host <host>',
       'address to listen on; anything but loopback is reachable by others',
       '127.0.0.1',
-    )
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .action(async (options: UiCommandOptions) => {
-      await runUi(options);
-    });
+    );
+  addRunFolderOption(command, 'holding').action(async (options: UiCommandOptions) => {
+    await runUi(options);
+  });
 }

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { queueConnection } from '../../eval/queue-connection.js';
 import { startWorker } from '../../eval/run-worker.js';
-import { positiveNumber } from './implement.js';
+import { addModelOptions, countSchema, parseNumberFlag } from '../options.js';
 
 interface WorkerCommandOptions {
   queue: string;
@@ -24,7 +24,7 @@ export function registerWorkerCommand(program: Command): void {
     .option(
       '--concurrency <n>',
       'runs at a time in this worker (default 1)',
-      positiveNumber('--concurrency', true),
+      parseNumberFlag('--concurrency', countSchema),
     )
     .option(
       '--work-dir <dir>',

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { UsageError } from '../errors/index.js';
-import { describeNumber } from '../modes/setting-limits.js';
+import { describeNumber, valueTypeOf } from '../modes/setting-limits.js';
 import { metaOf, type SettingMeta } from '../modes/setting-meta.js';
 import {
   budgetSettings,
@@ -17,23 +17,15 @@ import {
  * naming the flag.
  */
 
-/** The zod type under `.optional()` / `.default()`, which a flag's value is checked by. */
-function valueType(schema: z.ZodType): z.ZodType {
-  let inner: z.ZodType = schema;
-  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) {
-    inner = inner.unwrap() as z.ZodType;
-  }
-  return inner;
-}
-
 const numberText = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** A refused flag value: the flag, what was given, and what the schema asks for. */
 function refused(flag: string, value: string, schema: z.ZodType, error: z.ZodError): UsageError {
   const wanted = describeNumber(schema);
-  const reasons =
-    wanted === undefined ? error.issues.map((issue) => issue.message).join('; ') : wanted;
-  return new UsageError(`${flag} takes ${reasons} (got "${value}")`);
+  if (wanted !== undefined) return new UsageError(`${flag} takes ${wanted} (got "${value}")`);
+  return new UsageError(
+    `${flag} ${value}: ${error.issues.map((issue) => issue.message).join('; ')}`,
+  );
 }
 
 /**
@@ -41,7 +33,7 @@ function refused(flag: string, value: string, schema: z.ZodType, error: z.ZodErr
  * (whole, ranges). Everything the API refuses, the flag refuses.
  */
 export function parseNumberFlag(flag: string, schema: z.ZodType): (value: string) => number {
-  const type = valueType(schema);
+  const type = valueTypeOf(schema);
   return (value) => {
     if (!numberText.test(value.trim())) {
       throw new UsageError(`${flag} takes ${describeNumber(type) ?? 'a number'} (got "${value}")`);
@@ -54,7 +46,7 @@ export function parseNumberFlag(flag: string, schema: z.ZodType): (value: string
 
 /** A text flag checked by its zod type (a pattern, a URL, a model spec). */
 function parseTextFlag(flag: string, schema: z.ZodType): (value: string) => string {
-  const type = valueType(schema);
+  const type = valueTypeOf(schema);
   return (value) => {
     const checked = type.safeParse(value);
     if (!checked.success) throw refused(flag, value, type, checked.error);
@@ -69,7 +61,7 @@ function describeType(schema: z.ZodType): {
   defaultValue?: unknown;
 } {
   const defaultValue = schema instanceof z.ZodDefault ? schema.def.defaultValue : undefined;
-  const type = valueType(schema);
+  const type = valueTypeOf(schema);
   if (type instanceof z.ZodBoolean) return { kind: 'boolean', defaultValue };
   if (type instanceof z.ZodNumber) return { kind: 'number', defaultValue };
   if (type instanceof z.ZodEnum) {

@@ -4,8 +4,8 @@ import { paperReaderSetting } from './paper-settings.js';
 import { setting } from './setting-meta.js';
 import { modelSettings, sandboxSettings } from './shared-settings.js';
 
-/** `--run`: the K best ideas (`top:K` or `K`) or ideas by id (`I1,I3`). */
-export const ideaSelection = /^(top:\d+|\d+|I\d+(,I\d+)*)$/;
+/** `--run`: the K best ideas (`top:K` or `K`) or ideas by id (`I1,I3`), as the pipeline reads it. */
+export const ideaSelection = /^\s*((top:)?\d+|I\d+(\s*,\s*I\d+)*)\s*$/i;
 
 /** `codify explore PAPERS…`: every setting an exploration takes, from any front end. */
 export const exploreSettings = z
@@ -95,7 +95,13 @@ export const exploreSettings = z
       path: 'new',
     }),
     run: setting(
-      z.string().regex(ideaSelection, 'top:K, K, or idea ids such as I1,I3').optional(),
+      z
+        .string()
+        .regex(ideaSelection, {
+          error: (issue) =>
+            `${String(issue.input)}: give top:K, a number K, or idea ids such as I1,I3`,
+        })
+        .optional(),
       {
         flag: '--run',
         valueName: '<ideas>',
@@ -156,12 +162,18 @@ export const exploreSettings = z
   })
   .strict()
   .superRefine((settings, context) => {
-    if ((settings.run === undefined) !== (settings.code === undefined)) {
+    if (settings.run !== undefined && settings.code === undefined) {
       context.addIssue({
         code: 'custom',
-        path: [settings.run === undefined ? 'code' : 'run'],
-        message:
-          'run needs code, and code needs run: --run top:K --code DIR runs the K best ideas on the prototype code in DIR',
+        path: ['code'],
+        message: 'run (--run) needs code (--code): the prototype folder the experiments start from',
+      });
+    }
+    if (settings.code !== undefined && settings.run === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['run'],
+        message: 'code (--code) is for experiments: give run (--run) too, e.g. --run top:1',
       });
     }
     if (
@@ -172,7 +184,7 @@ export const exploreSettings = z
         code: 'custom',
         path: ['literature'],
         message:
-          '--literature-url and --literature-cache need --literature semantic-scholar|openalex|arxiv',
+          'literatureUrl and literatureCache (--literature-url, --literature-cache) need literature (--literature semantic-scholar|openalex|arxiv)',
       });
     }
   });

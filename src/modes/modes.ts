@@ -26,3 +26,6 @@ export function settingsShape(mode: ModeName): Record<string, z.ZodType> {
 
 export const isModeName = (value: unknown): value is ModeName =>
   typeof value === 'string' && Object.hasOwn(modes, value);
+
+/** What a front end sends for a mode: its settings, defaults left out. */
+export type SettingsInputOf<Mode extends ModeName> = z.input<(typeof modes)[Mode]['settings']>;

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 
+/** The zod type under `.optional()` / `.default()`: what a given value is checked by. */
+export function valueTypeOf(schema: z.ZodType): z.ZodType {
+  let inner: z.ZodType = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) {
+    inner = inner.unwrap() as z.ZodType;
+  }
+  return inner;
+}
+
 interface JsonSchemaLimits {
   type?: string;
   minimum?: number;

@@ -25,7 +25,8 @@ export class SettingsError extends UsageError {
           if (issue.code === 'unrecognized_keys') {
             return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
           }
-          if (typeof key !== 'string') return issue.message;
+          // A rule across settings names the settings itself.
+          if (typeof key !== 'string' || issue.code === 'custom') return issue.message;
           const schema = settingsShape(mode)[key];
           const wanted = schema === undefined ? undefined : describeNumber(schema);
           const numeric = issue.code === 'too_small' || issue.code === 'too_big';

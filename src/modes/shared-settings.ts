@@ -3,14 +3,14 @@ import { parseModelSpec } from '../llm/model-spec.js';
 import { setting } from './setting-meta.js';
 
 /** A model spec, checked as the CLI checks it, so a bad one is refused by name at once. */
-const modelSpec = (role: string, list: boolean) =>
+const modelSpec = (key: string, role: string, list: boolean) =>
   z
     .string()
     .min(1)
     .superRefine((value, context) => {
       for (const part of list ? value.split(',') : [value]) {
         try {
-          parseModelSpec(part);
+          parseModelSpec(part, key);
         } catch (error) {
           context.addIssue({
             code: 'custom',
@@ -26,38 +26,38 @@ const modelSpec = (role: string, list: boolean) =>
 
 /** The models of a run, role by role, as `--model`, `--planner` … take them. */
 export const modelSettings = {
-  model: setting(modelSpec('every role not set otherwise', false).optional(), {
+  model: setting(modelSpec('model', 'every role not set otherwise', false).optional(), {
     flag: '--model',
     valueName: '<spec>',
     help: 'model for every role not set otherwise, e.g. openai:gpt-4o-mini',
     group: 'models',
     form: { label: 'model', placeholder: "openai:gpt-4o-mini (default: the configuration's)" },
   }),
-  planner: setting(modelSpec('the planner cascade', true).optional(), {
+  planner: setting(modelSpec('planner', 'the planner cascade', true).optional(), {
     flag: '--planner',
     valueName: '<specs>',
     help: 'planner cascade, comma-separated, first level first',
     group: 'models',
   }),
-  expert: setting(modelSpec('the planning expert', false).optional(), {
+  expert: setting(modelSpec('expert', 'the planning expert', false).optional(), {
     flag: '--expert',
     valueName: '<spec>',
     help: 'model for the planning expert',
     group: 'models',
   }),
-  worker: setting(modelSpec('file understanding, edits and checks', false).optional(), {
+  worker: setting(modelSpec('worker', 'file understanding, edits and checks', false).optional(), {
     flag: '--worker',
     valueName: '<spec>',
     help: 'model for file understanding, edits and checks',
     group: 'models',
   }),
-  summarizer: setting(modelSpec('memory and long outputs', false).optional(), {
+  summarizer: setting(modelSpec('summarizer', 'memory and long outputs', false).optional(), {
     flag: '--summarizer',
     valueName: '<spec>',
     help: 'model for memory and long outputs',
     group: 'models',
   }),
-  judge: setting(modelSpec('evaluation', false).optional(), {
+  judge: setting(modelSpec('judge', 'evaluation', false).optional(), {
     flag: '--judge',
     valueName: '<spec>',
     help: 'model for evaluation',

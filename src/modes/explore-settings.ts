@@ -16,7 +16,7 @@ export const exploreSettings = z
       group: 'input',
       path: 'existing',
       suiteKey: 'explore',
-      form: { label: 'paper', placeholder: 'examples/explore/paper.md' },
+      form: { label: 'paper', aria: 'path', placeholder: 'examples/explore/paper.md' },
     }),
     notes: setting(z.string().min(1).optional(), {
       flag: '--notes',
@@ -33,6 +33,7 @@ export const exploreSettings = z
       path: 'existing',
       form: {
         label: 'related work (optional)',
+        aria: 'related work',
         placeholder: 'examples/explore/related.txt (a folder of papers, BibTeX, or a text list)',
       },
     }),
@@ -118,6 +119,7 @@ export const exploreSettings = z
       path: 'existing',
       form: {
         label: 'prototype code (for experiments)',
+        aria: 'prototype code',
         placeholder: 'examples/explore/prototype',
       },
     }),
@@ -126,7 +128,7 @@ export const exploreSettings = z
       valueName: '<n>',
       help: 'agent steps per experiment (default 50)',
       group: 'experiments',
-      form: { label: 'max steps per experiment' },
+      form: { label: 'max steps per experiment', aria: 'max steps' },
     }),
     parallel: setting(z.number().int().min(1).max(16).default(1), {
       flag: '--parallel',
@@ -155,6 +157,7 @@ export const exploreSettings = z
       group: 'run',
       form: {
         label: 'interactive: pause for me to approve the analysis and pick the ideas to run',
+        aria: 'interactive',
       },
     }),
     paperReader: paperReaderSetting,

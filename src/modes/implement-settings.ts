@@ -11,7 +11,7 @@ export const implementSettings = z
       help: 'the task folder (methodology_description.txt + starter_code.py, or an MLAgentBench folder)',
       group: 'input',
       path: 'existing',
-      form: { label: 'task folder', placeholder: 'examples/yona-digits' },
+      form: { label: 'task folder', aria: 'path', placeholder: 'examples/yona-digits' },
     }),
     strategy: setting(z.enum(strategyNames).default('agent'), {
       flag: '--strategy',
@@ -27,6 +27,7 @@ export const implementSettings = z
       group: 'run',
       form: {
         label: 'interactive: pause after every step for me to approve, comment, answer or stop',
+        aria: 'interactive',
       },
     }),
     questions: setting(z.boolean().optional(), {

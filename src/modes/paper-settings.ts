@@ -19,7 +19,11 @@ export const paperSettings = z
       help: 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt',
       group: 'input',
       path: 'existing',
-      form: { label: 'paper', placeholder: 'examples/papers/mixup-tabular/paper.md' },
+      form: {
+        label: 'paper',
+        aria: 'path',
+        placeholder: 'examples/papers/mixup-tabular/paper.md',
+      },
     }),
     out: setting(z.string().min(1).optional(), {
       flag: '--out',

@@ -36,8 +36,8 @@ export interface SettingMeta {
   negatable?: boolean;
   /** The eval suite's key, when not the snake_case of the setting's. */
   suiteKey?: string;
-  /** The web start form shows it, with this label. */
-  form?: { label: string; placeholder?: string };
+  /** The web start form shows it, with this label (and this accessible name, when shorter). */
+  form?: { label: string; aria?: string; placeholder?: string };
 }
 
 /** Where every setting's meta is kept: zod's own registry, typed. */

@@ -120,6 +120,6 @@ export const budgetSettings = {
     valueName: '<usd>',
     help: 'dollars before a final answer is forced',
     group: 'budgets',
-    form: { label: 'max cost (USD)' },
+    form: { label: 'max cost (USD)', aria: 'max cost' },
   }),
 };

@@ -101,7 +101,7 @@ export function settingOptions(key: string, schema: z.ZodType, help?: string): O
     if (meta.negatable === true) {
       return [
         new SettingOption(meta.flag, text, key),
-        new SettingOption(negative, `the opposite of ${meta.flag}`, key),
+        new SettingOption(negative, meta.negatedHelp ?? `the opposite of ${meta.flag}`, key),
       ];
     }
     return [new SettingOption(meta.flag, text, key)];

@@ -88,7 +88,8 @@ export function sandboxSettings(help: { python: string; sandbox: string }) {
 /** `--gpu` / `--no-gpu`; unset, codify.config.json's "gpu" decides. */
 export const gpuSetting = setting(z.boolean().optional(), {
   flag: '--gpu',
-  help: 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json); --no-gpu runs on the CPU even when it sets "gpu": true',
+  help: 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json)',
+  negatedHelp: 'run on the CPU even when codify.config.json sets "gpu": true',
   group: 'sandbox',
   negatable: true,
 });

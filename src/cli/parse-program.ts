@@ -7,8 +7,14 @@ import { CodifyError } from '../errors/index.js';
  * refuses (a UsageError, printed here) both exit 2; help and version exit 0.
  */
 export async function parseProgram(program: Command, argv: readonly string[]): Promise<void> {
+  // Commands take exitOverride when they are made; set it on every one made already.
+  const commands = [program];
+  for (const command of commands) {
+    command.exitOverride();
+    commands.push(...command.commands);
+  }
   try {
-    await program.exitOverride().parseAsync([...argv]);
+    await program.parseAsync([...argv]);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode === 0 ? 0 : 2;

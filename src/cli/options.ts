@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { UsageError } from '../errors/index.js';
+import { paperReaderSetting } from '../modes/paper-settings.js';
 import { describeNumber, valueTypeOf } from '../modes/setting-limits.js';
 import { metaOf, type SettingMeta } from '../modes/setting-meta.js';
 import {
@@ -128,15 +129,12 @@ export function addSettingOptions(
 
 /** `--root <dir>`: where run folders are made (`for`) or read from (`holding`). */
 export function addRunFolderOption(command: Command, use: 'for' | 'holding'): Command {
-  return command.option(
-    '--root <dir>',
-    `${use === 'for' ? 'folder for run folders' : 'folder holding the runs'} (default: $CODIFY_RUNS_DIR or ./runs)`,
-  );
+  return command.addOption(runFolderOption(use));
 }
 
 /** `--json`: machine-readable output instead of the terminal's; `prints` says what. */
 export function addJsonOption(command: Command, prints: string): Command {
-  return command.option('--json', `print ${prints}`);
+  return command.addOption(jsonOption(prints));
 }
 
 /** Whole milliseconds above 0, checked like every other number flag. */
@@ -179,4 +177,31 @@ export function addSandboxOptions(
   help: { python: string; sandbox: string },
 ): Command {
   return addSettingOptions(command, { ...sandboxSettings(help), gpu: gpuSetting });
+}
+
+/** `--root <dir>` as an option to add to a chain (`.addOption(runFolderOption('holding'))`). */
+export function runFolderOption(use: 'for' | 'holding'): Option {
+  return new Option(
+    '--root <dir>',
+    `${use === 'for' ? 'folder for run folders' : 'folder holding the runs'} (default: $CODIFY_RUNS_DIR or ./runs)`,
+  );
+}
+
+/** `--json` as an option to add to a chain; `prints` says what it prints. */
+export function jsonOption(prints: string): Option {
+  return new Option('--json', `print ${prints}`);
+}
+
+/** One budget flag (`maxSteps` → `--max-steps`) with a command's own help. */
+export function budgetOption(key: keyof typeof budgetSettings, help: string): Option {
+  const [option] = settingOptions(key, budgetSettings[key], help);
+  if (option === undefined) throw new Error(`budget ${key} has no flag`);
+  return option;
+}
+
+/** `--paper-reader <kind>`, from the paper settings, for the commands that read papers. */
+export function paperReaderOption(): Option {
+  const [option] = settingOptions('paperReader', paperReaderSetting);
+  if (option === undefined) throw new Error('paperReader has no flag');
+  return option;
 }

@@ -15,12 +15,12 @@ import { noSandboxWarning } from '../../sandbox/index.js';
 import { writeReports } from '../../eval/write-reports.js';
 import { renderTable } from '../render/render-table.js';
 import {
-  addJsonOption,
   addModelOptions,
-  addRunFolderOption,
   amountSchema,
   countSchema,
+  jsonOption,
   parseNumberFlag,
+  runFolderOption,
 } from '../options.js';
 import { createEvalRenderer } from './eval-renderer.js';
 
@@ -52,6 +52,7 @@ export function registerEvalCommand(program: Command): void {
       '--out <dir>',
       'the evaluation folder (default <root>/eval-<suite name>); running again there does only what is missing',
     )
+    .addOption(runFolderOption('for'))
     .option(
       '--report-only',
       'build the reports from the runs already there, without running anything',
@@ -70,9 +71,8 @@ export function registerEvalCommand(program: Command): void {
       '--max-result-mb <n>',
       "with --results queue: the cap on one run's compressed folders (default 32)",
       parseNumberFlag('--max-result-mb', amountSchema),
-    );
-  addRunFolderOption(command, 'for');
-  addJsonOption(command, 'every evaluation event as one JSON line');
+    )
+    .addOption(jsonOption('every evaluation event as one JSON line'));
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
     const controller = new AbortController();

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { modelFlagsFrom } from '../../config/model-flags.js';
-import { paperReaderSetting } from '../../modes/paper-settings.js';
-import { addJsonOption, addModelOptions, addSettingOptions } from '../options.js';
+import { addModelOptions, jsonOption, paperReaderOption } from '../options.js';
 import { modelsForCommand } from '../../llm/caller-for-command.js';
 import { PaperError, readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
@@ -87,16 +86,15 @@ export async function readCommandOutput(
   }
 }
 
-/** `codify read PAPER`: the paper as codify reads it. */
 export function registerReadCommand(program: Command): void {
   const command = program
     .command('read')
     .description(
       'print the paper as codify reads it (Markdown with $$ equations, or --json), to check the extraction before a run',
     )
-    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt');
-  addJsonOption(command, 'the document model (title, authors, abstract, sections) as JSON');
-  addSettingOptions(command, { paperReader: paperReaderSetting });
+    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
+    .addOption(jsonOption('the document model (title, authors, abstract, sections) as JSON'))
+    .addOption(paperReaderOption());
   addModelOptions(command).action(async (paper: string, options: ReadCommandOptions) => {
     const result = await readCommandOutput(paper, options);
     process.stdout.write(result.out);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addJsonOption, addRunFolderOption } from '../options.js';
+import { jsonOption, runFolderOption } from '../options.js';
 import { renderTable } from '../render/render-table.js';
 import { type ReplayReport, replayRun } from '../replay/replay-run.js';
 
@@ -22,31 +22,29 @@ function reportTable(report: ReplayReport): string {
 
 /** `codify replay RUN`: exit 0 when the replay did not diverge, 1 when it did, 2 for a usage error. */
 export function registerReplayCommand(program: Command): void {
-  const command = program
+  program
     .command('replay')
     .description(
       're-run a run with the model answers from its own event log and real execution, as a new run, and report where it diverges',
     )
-    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"');
-  addRunFolderOption(command, 'holding');
-  addJsonOption(
-    command,
-    "the replay's events as JSON lines, then the report as the last line",
-  ).action(async (reference: string, options: ReplayCommandOptions) => {
-    try {
-      const report = await replayRun(reference, {
-        ...(options.root === undefined ? {} : { root: options.root }),
-        json: options.json ?? false,
-      });
-      process.stdout.write(
-        options.json === true ? `${JSON.stringify(report)}\n` : `\n${reportTable(report)}\n`,
-      );
-      process.exitCode = report.divergence.call === null ? 0 : 1;
-    } catch (error) {
-      process.stderr.write(
-        `codify replay: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exitCode = 2;
-    }
-  });
+    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption("the replay's events as JSON lines, then the report as the last line"))
+    .action(async (reference: string, options: ReplayCommandOptions) => {
+      try {
+        const report = await replayRun(reference, {
+          ...(options.root === undefined ? {} : { root: options.root }),
+          json: options.json ?? false,
+        });
+        process.stdout.write(
+          options.json === true ? `${JSON.stringify(report)}\n` : `\n${reportTable(report)}\n`,
+        );
+        process.exitCode = report.divergence.call === null ? 0 : 1;
+      } catch (error) {
+        process.stderr.write(
+          `codify replay: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+        process.exitCode = 2;
+      }
+    });
 }

@@ -5,12 +5,7 @@ import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 import { reportRun } from './implement.js';
-import {
-  addBudgetOptions,
-  addJsonOption,
-  addModelOptions,
-  addRunFolderOption,
-} from '../options.js';
+import { addModelOptions, budgetOption, jsonOption, runFolderOption } from '../options.js';
 
 interface ResumeCommandOptions {
   maxSteps?: number;
@@ -29,15 +24,14 @@ export function registerResumeCommand(program: Command): void {
     .description(
       'continue an implement run that was killed or stopped, after its last completed step',
     )
-    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"');
-  addBudgetOptions(command, {
-    maxSteps: 'raise the step budget',
-    maxMinutes: 'raise the time budget',
-    maxTokens: 'raise the token budget',
-    maxCost: 'raise the cost budget',
-  }).option('--interactive', 'pause after every step: approve, comment or stop');
-  addRunFolderOption(command, 'holding');
-  addJsonOption(command, 'every event as one JSON line, then the result');
+    .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
+    .addOption(budgetOption('maxSteps', 'raise the step budget'))
+    .addOption(budgetOption('maxMinutes', 'raise the time budget'))
+    .addOption(budgetOption('maxTokens', 'raise the token budget'))
+    .addOption(budgetOption('maxCost', 'raise the cost budget'))
+    .option('--interactive', 'pause after every step: approve, comment or stop')
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('every event as one JSON line, then the result'));
   addModelOptions(command).action(async (reference: string, options: ResumeCommandOptions) => {
     const renderer = createTerminalRenderer({ json: options.json ?? false });
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);

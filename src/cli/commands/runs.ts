@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addJsonOption, addRunFolderOption, countSchema, parseNumberFlag } from '../options.js';
+import { countSchema, jsonOption, parseNumberFlag, runFolderOption } from '../options.js';
 import { listRuns, type RunSummary } from '../../runs/list-runs.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { formatAge, formatCost, formatTokens } from '../render/format-values.js';
@@ -45,11 +45,11 @@ function runRow(summary: RunSummary, now: number): string[] {
 
 /** `codify runs [--root DIR] [--json] [--limit N] [--all]` */
 export function registerRunsCommand(program: Command): void {
-  const command = program
+  program
     .command('runs')
-    .description('list recorded runs, newest first: mode, status, steps, tokens, cost, age');
-  addRunFolderOption(command, 'holding');
-  addJsonOption(command, 'the summaries as a JSON array')
+    .description('list recorded runs, newest first: mode, status, steps, tokens, cost, age')
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('the summaries as a JSON array'))
     .option(
       '--limit <count>',
       'show at most this many runs (default 30)',

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addJsonOption, addRunFolderOption } from '../options.js';
+import { jsonOption, runFolderOption } from '../options.js';
 import { followEvents } from '../../runs/follow-events.js';
 import { findRun, RunNotFoundError } from '../../runs/find-run.js';
 import { summarizeRun } from '../../runs/list-runs.js';
@@ -101,12 +101,12 @@ async function showRun(reference: string, options: ShowCommandOptions): Promise<
 
 /** `codify show RUN [--root DIR] [--json] [--follow]` */
 export function registerShowCommand(program: Command): void {
-  const command = program
+  program
     .command('show')
     .description("print one run's timeline: steps, LLM calls, actions, executions, guards, budgets")
-    .argument('<run>', 'run folder, run id, a unique part of an id, or "last"');
-  addRunFolderOption(command, 'holding');
-  addJsonOption(command, 'the raw events, one JSON object per line')
+    .argument('<run>', 'run folder, run id, a unique part of an id, or "last"')
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('the raw events, one JSON object per line'))
     .addOption(outputFormatOption())
     .option('--follow', 'keep printing new events until the run ends (Ctrl-C to stop)')
     .action(async (reference: string, options: ShowCommandOptions) => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { addRunFolderOption, parseNumberFlag, portSchema } from '../options.js';
+import { parseNumberFlag, portSchema, runFolderOption } from '../options.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { appIsBuilt, defaultAppDirectory } from '../../server/static-files.js';
 import { isLoopbackHost, startUiServer, type UiServer } from '../../server/ui-server.js';
@@ -78,7 +78,7 @@ async function runUi(options: UiCommandOptions): Promise<void> {
 
 /** `codify ui [--port N] [--host H] [--root DIR]` */
 export function registerUiCommand(program: Command): void {
-  const command = program
+  program
     .command('ui')
     .description('serve the web app: every run, live, in the browser (127.0.0.1 and a token)')
     .option(
@@ -90,8 +90,9 @@ export function registerUiCommand(program: Command): void {
       '--host <host>',
       'address to listen on; anything but loopback is reachable by others',
       '127.0.0.1',
-    );
-  addRunFolderOption(command, 'holding').action(async (options: UiCommandOptions) => {
-    await runUi(options);
-  });
+    )
+    .addOption(runFolderOption('holding'))
+    .action(async (options: UiCommandOptions) => {
+      await runUi(options);
+    });
 }

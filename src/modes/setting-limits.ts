@@ -30,18 +30,14 @@ export function describeNumber(schema: z.ZodType): string | undefined {
   const limits = jsonSchemaOf(schema);
   if (limits.type !== 'integer' && limits.type !== 'number') return undefined;
   const kind = limits.type === 'integer' ? 'a whole number' : 'a number';
-  const low =
-    limits.exclusiveMinimum !== undefined
-      ? { text: `above ${limits.exclusiveMinimum}`, value: limits.exclusiveMinimum }
-      : limits.minimum !== undefined
-        ? { text: `from ${limits.minimum}`, value: limits.minimum }
-        : undefined;
-  const high =
+  const { minimum, exclusiveMinimum } = limits;
+  const maximum =
     limits.maximum !== undefined && limits.maximum < Number.MAX_SAFE_INTEGER
-      ? `${low?.text.startsWith('from') === true ? 'to' : 'up to'} ${limits.maximum}`
+      ? limits.maximum
       : undefined;
-  if (low === undefined && high === undefined) return kind;
-  if (high === undefined)
-    return `${kind} ${low?.text.startsWith('from') === true ? `${low.value} or more` : low?.text}`;
-  return [kind, low?.text, high].filter((part) => part !== undefined).join(' ');
+  if (minimum !== undefined && maximum !== undefined)
+    return `${kind} from ${minimum} to ${maximum}`;
+  if (minimum !== undefined) return `${kind} ${minimum} or more`;
+  const above = exclusiveMinimum === undefined ? '' : ` above ${exclusiveMinimum}`;
+  return `${kind}${above}${maximum === undefined ? '' : ` up to ${maximum}`}`;
 }

@@ -14,8 +14,17 @@ export function codifyChildCommand(args: readonly string[]): { command: string; 
   const fromSource = here.endsWith('.ts');
   const main = join(dirname(here), fromSource ? 'main.ts' : 'main.js');
   if (!existsSync(main)) throw new Error(`cannot start codify again: ${main} is missing`);
-  const loader = fromSource ? ['--import', import.meta.resolve('tsx')] : [];
+  const loader = fromSource ? ['--import', tsxLoader()] : [];
   return { command: process.execPath, args: [...loader, main, ...args] };
+}
+
+/**
+ * tsx, resolved from here so the child finds it from any folder; under vitest, which has no
+ * `import.meta.resolve`, the bare name (resolved from the child's folder).
+ */
+function tsxLoader(): string {
+  const meta: { resolve?: unknown } = import.meta;
+  return typeof meta.resolve === 'function' ? import.meta.resolve('tsx') : 'tsx';
 }
 
 /**

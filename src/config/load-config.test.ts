@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
-import { addModelOptions, modelFlagsFrom } from './model-flags.js';
+import { addModelOptions } from '../cli/options.js';
+import { modelFlagsFrom } from './model-flags.js';
 
 function folderWith(config: unknown): string {
   const folder = mkdtempSync(join(tmpdir(), 'codify-config-'));
@@ -116,7 +117,7 @@ describe('loadConfig', () => {
       new Command().exitOverride().configureOutput({ writeErr: () => undefined }),
     );
     expect(() => program.parse(['--timeout-ms', 'soon'], { from: 'user' })).toThrow(
-      /--timeout-ms <n>' argument 'soon' is invalid/,
+      /--timeout-ms takes a whole number above 0 \(got "soon"\)/,
     );
   });
 });

@@ -1,26 +1,9 @@
-import { z } from 'zod';
+import { modelSettings } from '../modes/shared-settings.js';
+import { describedShape } from './mode-input.js';
 import { parseModelSpec } from '../llm/model-spec.js';
 
-const spec = (role: string) =>
-  z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`model for ${role}, written provider:model (e.g. openai:gpt-4o-mini, replay:FILE)`);
-
-/** The model inputs of the tools that start runs, as the CLI's model flags. */
-export const modelInputShape = {
-  model: spec('every role not set otherwise'),
-  planner: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('planner cascade, comma-separated specs, first level first'),
-  expert: spec('the planning expert'),
-  worker: spec('file understanding, edits and checks'),
-  summarizer: spec('memory and long outputs'),
-  judge: spec('evaluation'),
-};
+/** The model inputs of the tools that start or resume runs, as the CLI's model flags. */
+export const modelInputShape = describedShape(modelSettings);
 
 export interface ModelInput {
   model?: string | undefined;

@@ -4,7 +4,7 @@ import type { CodifyEvent } from '../runs/events.js';
 import { summarizeRun, type RunSummary } from '../runs/list-runs.js';
 import { unansweredRequests } from '../runs/feedback-answers.js';
 import { readEvents } from '../runs/read-events.js';
-import { outputFilePattern } from './start-run-process.js';
+import { outputFilePattern } from '../launch/start-run-process.js';
 
 /** What a run is doing now, from its latest events. */
 interface Current {

@@ -1,52 +1,37 @@
-import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { CodifyEvent } from '../runs/events.js';
+import { RunLaunchError, startRunProcess } from '../launch/start-run-process.js';
 import { summarizeRun } from '../runs/list-runs.js';
 import { isRecordedProcessAlive } from '../runs/process-identity.js';
-import { readFirstEvent } from '../runs/read-first-event.js';
-import { listRunIds } from '../runs/run-folders.js';
 import { readEvents } from '../runs/read-events.js';
 import { HttpError } from './http-error.js';
 
 /** How long a started command may take to create its run folder before the request fails. */
 const startTimeoutMs = 30_000;
 
-/**
- * The codify CLI as a command line: the compiled one beside this file (dist/), or the source
- * through tsx when the server itself runs from source (tests, development).
- */
-export function cliCommand(): string[] {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.ts')) {
-    return ['--import', 'tsx', fileURLToPath(new URL('../cli/main.ts', import.meta.url))];
-  }
-  return [fileURLToPath(new URL('../cli/main.js', import.meta.url))];
-}
-
 export interface LaunchOptions {
   root: string;
   workingDirectory: string;
 }
 
-/**
- * Starts `codify <args> --root ROOT` as its own process, detached from the server (it keeps
- * running if the server stops), and resolves with the id of the run folder it creates. A
- * command that exits first (a bad task folder, an unknown model) is reported with its output.
- */
-export async function launchCodify(args: string[], options: LaunchOptions): Promise<string> {
-  const before = new Set(listRunIds(options.root));
-  return launch(args, options, (pid) =>
-    listRunIds(options.root).find(
-      (id) => !before.has(id) && startPid(readFirstEvent(join(options.root, id))) === pid,
-    ),
-  );
+/** A child that did not start its run, as an answer: refused input 400, a timeout 504. */
+function asHttpError(error: unknown): unknown {
+  if (!(error instanceof RunLaunchError)) return error;
+  return new HttpError(error.refused ? 400 : error.reason === 'timeout' ? 504 : 500, error.message);
 }
 
-function startPid(event: CodifyEvent | undefined): number | undefined {
-  return event?.type === 'run-start' ? event.pid : undefined;
+/**
+ * Starts `codify <args> --root ROOT` through the one launcher every front end uses (detached:
+ * it keeps running if the server stops) and resolves with the id of the run folder it creates.
+ * A command that exits first (a bad task folder, an unknown model) is reported with its output.
+ */
+export async function launchCodify(args: string[], options: LaunchOptions): Promise<string> {
+  try {
+    const started = await startRunProcess(args, launchOptions(options));
+    return started.runId;
+  } catch (error) {
+    throw asHttpError(error);
+  }
 }
 
 /**
@@ -55,48 +40,26 @@ function startPid(event: CodifyEvent | undefined): number | undefined {
  */
 export async function resumeCodify(runId: string, options: LaunchOptions): Promise<string> {
   const directory = join(options.root, runId);
-  return launch(['resume', runId, ...modelFlagsOf(directory)], options, (pid) =>
-    readEvents(directory).events.some((event) => event.type === 'run-start' && event.pid === pid)
-      ? runId
-      : undefined,
-  );
+  try {
+    await startRunProcess(['resume', runId, ...modelFlagsOf(directory)], {
+      ...launchOptions(options),
+      resumes: directory,
+    });
+    return runId;
+  } catch (error) {
+    throw asHttpError(error);
+  }
 }
 
-async function launch(
-  args: string[],
-  options: LaunchOptions,
-  startedRun: (pid: number) => string | undefined,
-): Promise<string> {
-  const outputDirectory = mkdtempSync(join(tmpdir(), 'codify-ui-launch-'));
-  const outputPath = join(outputDirectory, 'output.txt');
-  const output = openSync(outputPath, 'a');
-  const child = spawn(process.execPath, [...cliCommand(), ...args, '--root', options.root], {
+function launchOptions(options: LaunchOptions) {
+  return {
+    runsRoot: options.root,
     cwd: options.workingDirectory,
-    detached: true,
-    stdio: ['ignore', output, output],
-    env: { ...process.env, CI: 'true' },
-  });
-  closeSync(output);
-  let exitCode: number | null | undefined;
-  child.on('exit', (code) => (exitCode = code ?? 1));
-  child.unref();
-  const deadline = Date.now() + startTimeoutMs;
-  while (Date.now() < deadline) {
-    const started = child.pid === undefined ? undefined : startedRun(child.pid);
-    if (started !== undefined) return started;
-    if (exitCode !== undefined) {
-      const text = readFileSync(outputPath, 'utf8').trim().slice(-2000);
-      throw new HttpError(
-        exitCode === 2 ? 400 : 500,
-        `codify ${args[0] ?? ''} exited with ${exitCode} before starting a run: ${text}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new HttpError(
-    504,
-    `codify ${args[0] ?? ''} did not start a run within 30 s (its output: ${outputPath})`,
-  );
+    launcher: 'ui' as const,
+    timeoutMs: startTimeoutMs,
+    // The page shows the run's events; the child's terminal output needs no colours or spinners.
+    env: { CI: 'true' },
+  };
 }
 
 /**

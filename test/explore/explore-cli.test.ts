@@ -109,7 +109,7 @@ describe('codify explore (command)', () => {
     expect(notes.status).toBe(3);
     expect(notes.stderr).toContain('--notes: /no/notes.txt is not a file');
     expect(flag.status).toBe(2);
-    expect(flag.stderr).toContain('--ideas expects a whole number from 1 to 20 (got "many")');
+    expect(flag.stderr).toContain('--ideas takes a whole number from 1 to 20 (got "many")');
     expect(runWithoutCode.status).toBe(2);
     expect(runWithoutCode.stderr).toContain('--run and --code go together');
     expect(parallelRecord.status).toBe(2);

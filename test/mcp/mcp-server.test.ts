@@ -291,7 +291,7 @@ describe('codify mcp', () => {
     });
     expect(refused).toEqual({
       isError: true,
-      text: 'run needs code: the prototype folder the experiments start from',
+      text: 'codify explore: run (--run) needs code (--code): the prototype folder the experiments start from',
     });
     const started = await callJson<Started>('start_explore', {
       papers: ['examples/explore/paper.md'],
@@ -367,7 +367,7 @@ describe('codify mcp', () => {
     const missing = await call('start_implement', { task: join(temporary, 'nowhere') });
     expect(missing).toEqual({
       isError: true,
-      text: `task folder not found: ${join(temporary, 'nowhere')}`,
+      text: `${join(temporary, 'nowhere')} does not exist on this machine`,
     });
     const badModel = await call('start_implement', {
       task: 'examples/yona-digits',

@@ -182,18 +182,18 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
 
   it('starts runs from the page with --interactive when asked', () => {
     const task = tmpdir();
-    expect(launchArguments({ mode: 'implement', path: task, interactive: true }, '/')).toEqual([
+    expect(launchArguments({ mode: 'implement', task, interactive: true }, '/')).toEqual([
       'implement',
       task,
       '--interactive',
     ]);
-    expect(launchArguments({ mode: 'implement', path: task, interactive: false }, '/')).toEqual([
+    expect(launchArguments({ mode: 'implement', task, interactive: false }, '/')).toEqual([
       'implement',
       task,
     ]);
-    expect(() =>
-      launchArguments({ mode: 'implement', path: task, interactive: 'yes' }, '/'),
-    ).toThrow('interactive must be true or false');
+    expect(() => launchArguments({ mode: 'implement', task, interactive: 'yes' }, '/')).toThrow(
+      'interactive (--interactive): Invalid input: expected boolean',
+    );
   });
 
   it('starts explorations from the page, with their experiments and gates', () => {
@@ -204,7 +204,7 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
       launchArguments(
         {
           mode: 'explore',
-          path: 'examples/explore/paper.md',
+          papers: ['examples/explore/paper.md'],
           related: 'examples/explore/related.txt',
           ideas: 2,
           refineRounds: 0,
@@ -233,10 +233,10 @@ describe('POST /api/runs/ID/feedback/REQUEST', () => {
       '--interactive',
     ]);
     const refused = (body: Record<string, unknown>) => () =>
-      launchArguments({ mode: 'explore', path: paper, ...body }, root);
-    expect(refused({ run: 'top:1' })).toThrow('run needs code');
-    expect(refused({ run: 'all', code })).toThrow('run must be top:K, K, or idea ids');
-    expect(refused({ ideas: 21 })).toThrow('ideas must be a whole number from 1 to 20');
+      launchArguments({ mode: 'explore', papers: [paper], ...body }, root);
+    expect(refused({ run: 'top:1' })).toThrow('run (--run) needs code');
+    expect(refused({ run: 'all', code })).toThrow('all: give top:K, a number K, or idea ids');
+    expect(refused({ ideas: 21 })).toThrow('ideas (--ideas): takes a whole number from 1 to 20');
     expect(refused({ related: 'no/such/file' })).toThrow('does not exist on this machine');
     expect(refused({ code: '--help', run: '1' })).toThrow('does not exist on this machine');
   });

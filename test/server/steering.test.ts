@@ -77,7 +77,7 @@ async function waitForStatus(runId: string, wanted: string): Promise<void> {
 
 describe('steering runs through the API', () => {
   it('refuses a POST without the token, from another origin, or not as JSON', async () => {
-    const body = { mode: 'implement', path: task };
+    const body = { mode: 'implement', task };
     expect((await post('/api/runs', body, { 'content-type': 'application/json' })).status).toBe(
       401,
     );
@@ -91,15 +91,16 @@ describe('steering runs through the API', () => {
   });
 
   it.each([
-    [{ mode: 'eval', path: task }, 'mode must be "implement", "paper" or "explore"'],
-    [{ mode: 'explore', path: task, run: 'top:1' }, 'run needs code'],
-    [{ mode: 'implement' }, 'path must name a task folder'],
-    [{ mode: 'paper', path: '' }, 'path must name a paper file'],
-    [{ mode: 'implement', path: 'no/such/folder' }, 'does not exist on this machine'],
-    [{ mode: 'implement', path: task, model: '--record=/tmp/x' }, 'model must be provider:model'],
-    [{ mode: 'implement', path: task, strategy: 'random' }, 'strategy must be agent'],
-    [{ mode: 'implement', path: task, maxSteps: 2.5 }, 'maxSteps must be a whole number above 0'],
-    [{ mode: 'implement', path: task, maxCostUsd: -1 }, 'maxCostUsd must be a number above 0'],
+    [{ mode: 'eval', task }, 'mode must be "implement", "paper" or "explore"'],
+    [{ mode: 'explore', papers: [task], run: 'top:1' }, 'run (--run) needs code (--code)'],
+    [{ mode: 'implement' }, 'codify implement: task: Invalid input'],
+    [{ mode: 'paper', paper: '' }, 'codify paper: paper: Too small'],
+    [{ mode: 'implement', task: 'no/such/folder' }, 'does not exist on this machine'],
+    [{ mode: 'implement', task, model: '--record=/tmp/x' }, 'codify implement: model: bad model'],
+    [{ mode: 'implement', task, strategy: 'random' }, 'strategy (--strategy): Invalid option'],
+    [{ mode: 'implement', task, maxSteps: 2.5 }, 'maxSteps (--max-steps): takes a whole number'],
+    [{ mode: 'implement', task, maxCost: -1 }, 'maxCost (--max-cost): takes a number above 0'],
+    [{ mode: 'implement', task, maxCostUsd: 1 }, 'unknown setting maxCostUsd'],
     ['{not json', 'not valid JSON'],
     [[1, 2], 'send a JSON object'],
   ])('answers 400 to %j', async (body, message) => {
@@ -111,12 +112,12 @@ describe('steering runs through the API', () => {
   it("reports the CLI's own message when it refuses to start", async () => {
     const response = await post('/api/runs', {
       mode: 'implement',
-      path: join(base, 'empty-task'),
+      task: join(base, 'empty-task'),
       model: 'replay:examples/recordings/yona-digits.jsonl',
     });
     expect(response.status).toBe(400);
     const { error } = JSON.parse(response.body) as { error: string };
-    expect(error).toContain('exited with 2 before starting a run');
+    expect(error).toContain('stopped before starting a run');
     expect(error).toContain('methodology_description.txt');
   });
 
@@ -124,7 +125,7 @@ describe('steering runs through the API', () => {
     const exchange = join(base, 'exchange');
     const started = await post('/api/runs', {
       mode: 'implement',
-      path: task,
+      task,
       model: `exchange:${exchange}`,
       maxSteps: 3,
     });

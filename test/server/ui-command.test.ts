@@ -75,7 +75,7 @@ describe('codify ui', () => {
   it('exits 2 naming --port for a bad port', async () => {
     const started = startUi(['--root', root, '--port', '70000']);
     expect(await started.exited).toBe(2);
-    expect(started.stderr()).toContain('--port takes a port number from 0 to 65535 (got "70000")');
+    expect(started.stderr()).toContain('--port takes a whole number from 0 to 65535 (got "70000")');
   });
 
   it('exits 4 saying what to do when the port is taken', async () => {

@@ -1,4 +1,5 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
+import { addJsonOption, addSandboxOptions, amountSchema, parseNumberFlag } from '../options.js';
 import { readConfigFile } from '../../config/read-config-file.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { checkTask, type TaskCheckReport } from '../../tasks/check-task.js';
@@ -161,17 +162,9 @@ export async function runCheckCommand(
   return report.exitCode;
 }
 
-function positiveSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new InvalidArgumentError('give the timeout in seconds, a positive number such as 300.');
-  }
-  return seconds;
-}
-
 /** `codify check TASK`: validate a task folder and run its starter code once. */
 export function registerCheckCommand(program: Command, output: CommandOutput = terminal): void {
-  program
+  const command = program
     .command('check')
     .description(
       'validate a task folder and run its starter code once in the sandbox, before spending anything on models',
@@ -183,27 +176,18 @@ export function registerCheckCommand(program: Command, output: CommandOutput = t
     )
     .option('--args <arg...>', 'arguments for the starter code (replace task.json "args")')
     .option(
-      '--python <path>',
-      'the Python interpreter to use (default: the first that imports python.requires)',
-    )
-    .addOption(
-      new Option('--sandbox <kind>', 'where the starter runs')
-        .choices(['bubblewrap', 'none'])
-        .default('bubblewrap'),
-    )
-    .option(
       '--timeout <seconds>',
       'wall-clock limit for the starter (replaces task.json "timeout_s")',
-      positiveSeconds,
-    )
-    .option('--gpu', 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json)')
-    .option('--no-gpu', 'run on the CPU even when codify.config.json sets "gpu": true')
-    .option('--json', 'print the report as JSON')
-    .action(async (task: string, scriptArgs: string[], options: CheckCommandOptions) => {
-      const args =
-        options.args || scriptArgs.length > 0
-          ? [...(options.args ?? []), ...scriptArgs]
-          : undefined;
-      process.exitCode = await runCheckCommand(task, { ...options, args }, output);
-    });
+      parseNumberFlag('--timeout', amountSchema),
+    );
+  addSandboxOptions(command, {
+    python: 'the Python interpreter to use (default: the first that imports python.requires)',
+    sandbox: 'where the starter runs',
+  });
+  addJsonOption(command, 'the report as JSON');
+  command.action(async (task: string, scriptArgs: string[], options: CheckCommandOptions) => {
+    const args =
+      options.args || scriptArgs.length > 0 ? [...(options.args ?? []), ...scriptArgs] : undefined;
+    process.exitCode = await runCheckCommand(task, { ...options, args }, output);
+  });
 }

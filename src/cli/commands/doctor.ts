@@ -1,5 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { checkBubblewrap, type BubblewrapStatus } from '../../sandbox/bubblewrap-check.js';
+import type { Command } from 'commander';
+import { exitCodes } from '../../errors/exit-codes.js';
 import {
   candidateInterpreters,
   commonModules,
@@ -277,4 +279,16 @@ async function gpuLines(
     );
   }
   return { advice };
+}
+
+/** `codify doctor`: what this machine has for codify, one line per check. */
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('check Node, bubblewrap, Python interpreters and provider keys')
+    .action(async () => {
+      // each line as soon as it is known: the slow probes come last
+      const report = await runDoctor({ onLine: (line) => process.stdout.write(`${line}\n`) });
+      process.exitCode = report.ok ? exitCodes.ok : exitCodes.environment;
+    });
 }

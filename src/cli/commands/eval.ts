@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { errorMessage, exitCodeOf, InputError, UsageError } from '../../errors/codify-error.js';
 import { exitCodes } from '../../errors/exit-codes.js';
 import { RunStopped } from '../../errors/run-stopped.js';
@@ -20,7 +20,14 @@ import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { type ReportPaths, writeReports } from '../../eval/reports/write-reports.js';
 import { renderTable } from '../render/render-table.js';
-import { positiveNumber } from './implement.js';
+import {
+  addModelOptions,
+  amountSchema,
+  countSchema,
+  jsonOption,
+  parseNumberFlag,
+  runFolderOption,
+} from '../options.js';
 import { createEvalRenderer } from './eval-renderer.js';
 
 interface EvalCommandOptions {
@@ -46,13 +53,13 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--parallel <n>',
       'runs at a time on this machine (default 1)',
-      positiveNumber('--parallel', true),
+      parseNumberFlag('--parallel', countSchema),
     )
     .option(
       '--out <dir>',
       'the evaluation folder (default <root>/eval-<suite name>); running again there does only what is missing',
     )
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
+    .addOption(runFolderOption('for'))
     .option(
       '--report-only',
       'build the reports from the runs already there, without running anything',
@@ -70,14 +77,14 @@ export function registerEvalCommand(program: Command): void {
     .option(
       '--max-result-mb <n>',
       "with --results queue: the cap on one run's compressed folders (default 32)",
-      positiveNumber('--max-result-mb', false),
+      parseNumberFlag('--max-result-mb', amountSchema),
     )
     .option(
       '--queue-timeout <s>',
       'with --queue: how long Redis may be unreachable before the evaluation gives up, leaving what is not done for the next run (default 30)',
-      positiveNumber('--queue-timeout', false),
+      parseNumberFlag('--queue-timeout', amountSchema),
     )
-    .option('--json', 'print every evaluation event as one JSON line');
+    .addOption(jsonOption('every evaluation event as one JSON line'));
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
     // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;

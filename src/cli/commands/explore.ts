@@ -1,6 +1,5 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import { literatureServices, type LiteratureService } from '../../explore/literature/services.js';
+import type { Command } from 'commander';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { join } from 'node:path';
 import {
   defaultLiteratureCache,
@@ -9,9 +8,8 @@ import {
   type ExploreResult,
   type ExploreSettings,
 } from '../../explore/run-explore.js';
-import type { PaperReader } from '../../reader/paper-reader.js';
+import type { ExploreSettings as ExploreModeSettings } from '../../modes/explore-settings.js';
 import { checkModelPdfReading } from '../../reader/read-paper-with-model.js';
-import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import type { ModelRouter } from '../../llm/router.js';
 import type { ModelCaller } from '../../llm/types.js';
@@ -22,50 +20,20 @@ import type { RunHost } from '../../runs/run-host.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
+import { addModeOptions } from '../mode-options.js';
+import { addJsonOption, addRunFolderOption } from '../options.js';
 import type { Run } from '../../runs/run.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 import { reportError } from '../report-error.js';
 import { UsageError } from '../../errors/codify-error.js';
 
-interface ExploreCommandOptions {
-  notes?: string;
-  related?: string;
-  ideas: number;
-  reviewers: number;
-  refineRounds: number;
-  budget: number;
-  gpu?: boolean;
-  paperMaxChars: number;
-  literature?: LiteratureService;
-  literatureUrl?: string;
-  literatureCache?: string;
+/** What commander hands the action: the explore settings (less the papers), --resume and the output flags. */
+type ExploreCommandOptions = Omit<ExploreModeSettings, 'papers'> & {
   resume?: string;
-  interactive?: boolean;
-  retrieve?: boolean;
-  hubUrl?: string;
-  run?: string;
-  code?: string;
-  maxSteps?: number;
-  parallel: number;
-  python?: string;
-  sandbox: 'bubblewrap' | 'none';
   root?: string;
   json?: boolean;
-  paperReader: PaperReader;
-}
-
-function wholeNumber(flag: string, minimum: number, maximum = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!/^\d+$/.test(value.trim()) || number < minimum || number > maximum) {
-      throw new InvalidArgumentError(
-        `${flag} expects a whole number from ${minimum}${maximum === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${maximum}`} (got "${value}")`,
-      );
-    }
-    return number;
-  };
-}
+};
 
 function summary(result: ExploreResult): string {
   const rows: [string, string][] = result.exploration.ideas.map((idea, index) => [
@@ -100,101 +68,21 @@ export function registerExploreCommand(program: Command): void {
     .command('explore')
     .description(
       'research ideas from papers: problem analysis with checked quotes, idea cards, judge reviews, refinement and novelty checks',
-    )
-    .argument('[papers...]', 'papers: .pdf, .tex (or a folder with a main .tex), .md or .txt')
-    .option('--notes <file>', "the researcher's notes, given to every prompt")
-    .option(
-      '--related <path>',
-      'related work: a folder of papers, a .bib file, or a text list (title line, abstract lines; blank line between items)',
-    )
-    .option('--ideas <n>', 'idea cards to generate', wholeNumber('--ideas', 1, 20), 5)
-    .option(
-      '--reviewers <n>',
-      'judge reviews per idea, averaged',
-      wholeNumber('--reviewers', 1, 10),
-      1,
-    )
-    .option(
-      '--refine-rounds <n>',
-      'rounds of refining each idea against its reviews (0: none)',
-      wholeNumber('--refine-rounds', 0, 5),
-      1,
-    )
-    .option(
-      '--budget <minutes>',
-      'minutes one experiment run may take, for the plans',
-      wholeNumber('--budget', 1),
-      10,
-    )
-    .option('--gpu', 'plans may use a GPU')
-    .option(
-      '--paper-max-chars <n>',
-      'paper characters given to prompts (over all papers) before sections are summarized',
-      wholeNumber('--paper-max-chars', 4000),
-      60_000,
-    )
-    .addOption(
-      new Option('--literature <service>', 'also check novelty online').choices([
-        ...literatureServices,
-      ]),
-    )
-    .option(
-      '--literature-url <url>',
-      "the literature service's base URL (a mirror; default its public API)",
-    )
-    .option(
-      '--literature-cache <dir>',
-      'where literature answers are cached (default ~/.cache/codify/literature)',
-    )
-    .option(
-      '--run <ideas>',
-      'run experiments for top:K ideas (or K, or ids such as I1,I3) as implement runs on --code',
-    )
-    .option(
-      '--code <dir>',
-      'the prototype code experiments build on (starter_code.py, or an MLAgentBench folder)',
-    )
-    .option(
-      '--max-steps <n>',
-      'agent steps per experiment (default 50)',
-      wholeNumber('--max-steps', 1),
-    )
-    .option(
-      '--parallel <n>',
-      'experiments run at the same time, each with its own model caller',
-      wholeNumber('--parallel', 1, 16),
-      1,
-    )
-    .option('--python <path>', 'the Python interpreter for the experiments')
-    .addOption(
-      new Option('--sandbox <kind>', 'where experiment code runs')
-        .choices(['bubblewrap', 'none'])
-        .default('bubblewrap'),
-    )
-    .option(
-      '--retrieve',
-      'list pretrained models and data sets from the Hugging Face Hub in each experiment',
-    )
-    .option('--hub-url <url>', 'the Hugging Face Hub base URL (a mirror; default huggingface.co)')
-    .option(
-      '--interactive',
-      "approve or edit the problem analysis, pick the ideas to run, approve each experiment's plan and budget, and steer its steps, in the terminal",
-    )
-    .option(
-      '--resume <run>',
-      'continue an interrupted exploration; completed model calls are not paid again',
-    )
-    .addOption(paperReaderOption())
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line, then the result');
-  addModelOptions(command).action(exploreAction);
+    );
+  addModeOptions(command, 'explore').option(
+    '--resume <run>',
+    'continue an interrupted exploration; completed model calls are not paid again',
+  );
+  addRunFolderOption(command, 'for');
+  addJsonOption(command, 'every event as one JSON line, then the result');
+  command.action(exploreAction);
 }
 
 /** `codify explore PAPERS…` and `codify explore --resume RUN`, checked before a run exists. */
 async function exploreAction(papers: string[], options: ExploreCommandOptions): Promise<void> {
   if (options.run !== undefined && options.sandbox === 'none' && options.json !== true)
     process.stderr.write(`${noSandboxWarning}\n`);
-  const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+  const flags = modelFlagsFrom(options);
   await runExploreCommand(options, flags, async (host, models) => {
     checkFlags(papers, options);
     // Bad model flags or missing API keys stop the command before a run folder is made.
@@ -333,7 +221,7 @@ function settingsFrom(papers: string[], options: ExploreCommandOptions): Explore
     ideas: options.ideas,
     reviewers: options.reviewers,
     refineRounds: options.refineRounds,
-    budgetMinutes: options.budget,
+    budgetMinutes: options.budgetMinutes,
     gpu: options.gpu ?? false,
     paperMaxChars: options.paperMaxChars,
     ...(options.paperReader === 'model' ? { paperReader: 'model' as const } : {}),

@@ -1,52 +1,23 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import type { ImplementResult } from '../../agent/final-result.js';
 import { implement } from '../../agent/implement.js';
 import { exitCodes } from '../../errors/exit-codes.js';
 import { RunStopped } from '../../errors/run-stopped.js';
 import { reportError } from '../report-error.js';
-import { strategyNames, type StrategyName } from '../../agent/strategies/strategy.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
+import type { ImplementSettings } from '../../modes/implement-settings.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { stopOnInterrupt } from '../interrupt.js';
+import { addModeOptions } from '../mode-options.js';
+import { addJsonOption, addRunFolderOption } from '../options.js';
 import { renderTable } from '../render/render-table.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 
-interface ImplementCommandOptions {
-  strategy: StrategyName;
-  maxSteps?: number;
-  maxMinutes?: number;
-  maxTokens?: number;
-  maxCost?: number;
-  interactive?: boolean;
-  questions?: boolean;
-  python?: string;
-  sandbox: 'bubblewrap' | 'none';
-  gpu?: boolean;
-  repeats?: number;
-  allowBrokenStarter?: boolean;
-  root?: string;
-  json?: boolean;
-}
-
-export function positiveNumber(flag: string, whole: boolean): (value: string) => number {
-  return (value) => {
-    const number = Number(value);
-    if (
-      value.trim() === '' ||
-      !Number.isFinite(number) ||
-      number <= 0 ||
-      (whole && !Number.isInteger(number))
-    ) {
-      throw new InvalidArgumentError(
-        `${flag} takes a ${whole ? 'whole ' : ''}number above 0 (got "${value}"), e.g. ${flag} ${whole ? '30' : '2.5'}`,
-      );
-    }
-    return number;
-  };
-}
+/** What commander hands the action: the implement settings (less the task) and the output flags. */
+type ImplementCommandOptions = Omit<ImplementSettings, 'task'> & { root?: string; json?: boolean };
 
 function money(value: number | null): string {
   return value === null ? 'unknown (no price for a model)' : `$${value.toFixed(4)}`;
@@ -131,71 +102,15 @@ export function registerImplementCommand(program: Command): void {
     .command('implement')
     .description(
       "implement a task folder's methodology on its starter code with the research agent",
-    )
-    .argument(
-      '<task>',
-      'the task folder (methodology_description.txt + starter_code.py, or an MLAgentBench folder)',
-    )
-    .addOption(
-      new Option('--strategy <name>', 'agent loop, or a baseline')
-        .choices([...strategyNames])
-        .default('agent'),
-    )
-    .option(
-      '--max-steps <n>',
-      'steps before a final answer is forced (default 50)',
-      positiveNumber('--max-steps', true),
-    )
-    .option(
-      '--max-minutes <n>',
-      'wall-clock minutes before a final answer is forced',
-      positiveNumber('--max-minutes', false),
-    )
-    .option(
-      '--max-tokens <n>',
-      'model tokens (input + output) before a final answer is forced',
-      positiveNumber('--max-tokens', true),
-    )
-    .option(
-      '--max-cost <usd>',
-      'dollars before a final answer is forced',
-      positiveNumber('--max-cost', false),
-    )
-    .option(
-      '--interactive',
-      "pause after every step: approve, comment, answer the planner's questions, or stop",
-    )
-    .option(
-      '--questions',
-      'let the planner ask questions (asked with --interactive, otherwise recorded in the run)',
-    )
-    .option(
-      '--python <path>',
-      'the Python interpreter (default: the first that imports what the task requires)',
-    )
-    .addOption(
-      new Option('--sandbox <kind>', 'where scripts run')
-        .choices(['bubblewrap', 'none'])
-        .default('bubblewrap'),
-    )
-    .option('--gpu', 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json)')
-    .option('--no-gpu', 'run on the CPU even when codify.config.json sets "gpu": true')
-    .option(
-      '--repeats <n>',
-      'untraced runs of the starter and of the final script, compared by mean and spread (default 1)',
-      positiveNumber('--repeats', true),
-    )
-    .option(
-      '--allow-broken-starter',
-      'start the agent even when the starter fails or prints no metric (default: stop before any model call)',
-    )
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line, then the result');
-  addModelOptions(command).action(async (task: string, options: ImplementCommandOptions) => {
+    );
+  addModeOptions(command, 'implement');
+  addRunFolderOption(command, 'for');
+  addJsonOption(command, 'every event as one JSON line, then the result');
+  command.action(async (task: string, options: ImplementCommandOptions) => {
     if (options.sandbox === 'none' && options.json !== true)
       process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
-    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    const flags = modelFlagsFrom(options);
     await reportRun('implement', options, renderer, (signal) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       const config = loadModelSetup(flags);

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
+import { runFolderOption } from '../options.js';
 import { createCodifyMcpServer } from '../../mcp/codify-mcp-server.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 
@@ -12,7 +13,7 @@ export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
     .description('serve codify to MCP clients (other agents) over stdio')
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
+    .addOption(runFolderOption('for'))
     .action(async (options: McpCommandOptions) => {
       const server = createCodifyMcpServer(
         { runsRoot: resolveRunsRoot(options.root), cwd: process.cwd() },

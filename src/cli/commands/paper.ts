@@ -1,7 +1,7 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { modelSpecsOf } from '../../config/model-specs.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
-import type { PaperReader } from '../../reader/paper-reader.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
+import type { PaperSettings } from '../../modes/paper-settings.js';
 import {
   checkModelPdfReading,
   checkPdfForModelReader,
@@ -9,39 +9,17 @@ import {
 import { exitCodes } from '../../errors/exit-codes.js';
 import { reportError } from '../report-error.js';
 import { runPaper, type PaperOutcome } from '../../repo/run-paper.js';
-import { paperReaderOption } from './read.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import type { RunHost } from '../../runs/run-host.js';
 import { createTerminalRenderer, type TerminalRenderer } from '../render/terminal-renderer.js';
+import { addModeOptions } from '../mode-options.js';
+import { addJsonOption, addRunFolderOption } from '../options.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { renderTable } from '../render/render-table.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 
-interface PaperCommandOptions {
-  out?: string;
-  selfRefine?: boolean;
-  repairSteps: number;
-  verify: boolean;
-  smokeTimeout: number;
-  paperMaxChars: number;
-  python?: string;
-  sandbox: 'bubblewrap' | 'none';
-  gpu?: boolean;
-  network?: boolean;
-  json?: boolean;
-  root?: string;
-  paperReader: PaperReader;
-}
-
-function wholeNumber(flag: string, minimum: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!/^\d+$/.test(value.trim()) || number < minimum) {
-      throw new InvalidArgumentError(`${flag} expects a whole number ≥ ${minimum}`);
-    }
-    return number;
-  };
-}
+/** What commander hands the action: the paper settings (less the paper) and the output flags. */
+type PaperCommandOptions = Omit<PaperSettings, 'paper'> & { json?: boolean; root?: string };
 
 const money = (cost: number | null) => (cost === null ? 'unknown' : `$${cost.toFixed(4)}`);
 
@@ -51,48 +29,14 @@ export function registerPaperCommand(program: Command): void {
     .command('paper')
     .description(
       'turn a paper (PDF, LaTeX, Markdown or text) into a repository: plan, analyze, generate, then run and repair it',
-    )
-    .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
-    .option('--out <dir>', 'write the repository here (new or empty folder); default <run>/repo')
-    .option('--self-refine', 'critique and revise the plan and design before generating code')
-    .option(
-      '--repair-steps <n>',
-      'agent steps for repairing a failing smoke run (0: no repair)',
-      wholeNumber('--repair-steps', 0),
-      15,
-    )
-    .option('--no-verify', 'stop after writing the repository, without the smoke run')
-    .option(
-      '--smoke-timeout <s>',
-      'time limit of each smoke run, in seconds',
-      wholeNumber('--smoke-timeout', 1),
-      300,
-    )
-    .option(
-      '--paper-max-chars <n>',
-      'paper characters given to prompts before sections are summarized',
-      wholeNumber('--paper-max-chars', 1000),
-      60_000,
-    )
-    .option('--python <path>', 'the Python interpreter for the smoke run')
-    .addOption(
-      new Option('--sandbox <kind>', 'where generated code runs')
-        .choices(['bubblewrap', 'none'])
-        .default('bubblewrap'),
-    )
-    .option('--gpu', 'pass NVIDIA devices into the sandbox (default: "gpu" in codify.config.json)')
-    .option('--no-gpu', 'run on the CPU even when codify.config.json sets "gpu": true')
-    .option(
-      '--network',
-      'let the smoke run, the tests and repair reach the network (e.g. to fetch data); default: offline',
-    )
-    .addOption(paperReaderOption())
-    .option('--root <dir>', 'folder for run folders (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line');
-  addModelOptions(command).action(async (paper: string, options: PaperCommandOptions) => {
+    );
+  addModeOptions(command, 'paper');
+  addRunFolderOption(command, 'for');
+  addJsonOption(command, 'every event as one JSON line');
+  command.action(async (paper: string, options: PaperCommandOptions) => {
     if (options.sandbox === 'none' && !options.json) process.stderr.write(`${noSandboxWarning}\n`);
     const renderer = createTerminalRenderer({ json: options.json ?? false });
-    const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
+    const flags = modelFlagsFrom(options);
     await reportPaperRun('paper', options, renderer, async (host) => {
       // Bad model flags or missing API keys stop the command before a run folder is made.
       if (options.paperReader === 'model') await checkPdfForModelReader(paper);
@@ -110,7 +54,7 @@ export function registerPaperCommand(program: Command): void {
           selfRefine: options.selfRefine ?? false,
           repairSteps: options.repairSteps,
           skipVerify: !options.verify,
-          smokeTimeoutS: options.smokeTimeout,
+          smokeTimeoutS: options.smokeTimeoutSeconds,
           paperMaxChars: options.paperMaxChars,
           ...(options.python === undefined ? {} : { python: options.python }),
           ...(options.out === undefined ? {} : { outDir: options.out }),

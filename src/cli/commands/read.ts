@@ -1,11 +1,11 @@
-import { type Command, Option } from 'commander';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import type { Command } from 'commander';
+import { modelFlagsFrom } from '../../config/model-flags.js';
+import { addModelOptions, jsonOption, paperReaderOption } from '../options.js';
 import { modelsForCommand } from '../../llm/caller-for-command.js';
 import { CodifyError } from '../../errors/codify-error.js';
 import { exitCodes } from '../../errors/exit-codes.js';
 import { readPaper, renderDocument, type PaperDocument } from '../../reader/index.js';
 import type { PaperReader } from '../../reader/paper-reader.js';
-import { paperReaders } from '../../reader/paper-reader.js';
 import {
   checkModelPdfReading,
   checkPdfForModelReader,
@@ -83,16 +83,6 @@ export async function readCommandOutput(
   }
 }
 
-/** The `--paper-reader` option shared by the commands that read papers. */
-export function paperReaderOption(): Option {
-  return new Option(
-    '--paper-reader <kind>',
-    'who reads a PDF paper: local (codify, free) or model (the planner reads the PDF itself; anthropic, google or openai; costs tokens)',
-  )
-    .choices([...paperReaders])
-    .default('local');
-}
-
 export function registerReadCommand(program: Command): void {
   const command = program
     .command('read')
@@ -100,7 +90,7 @@ export function registerReadCommand(program: Command): void {
       'print the paper as codify reads it (Markdown with $$ equations, or --json), to check the extraction before a run',
     )
     .argument('<paper>', 'the paper: .pdf, .tex (or a folder with a main .tex), .md or .txt')
-    .option('--json', 'print the document model (title, authors, abstract, sections) as JSON')
+    .addOption(jsonOption('the document model (title, authors, abstract, sections) as JSON'))
     .addOption(paperReaderOption());
   addModelOptions(command).action(async (paper: string, options: ReadCommandOptions) => {
     const result = await readCommandOutput(paper, options);

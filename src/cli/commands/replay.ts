@@ -1,6 +1,7 @@
 import { exitCodes } from '../../errors/exit-codes.js';
 import { reportError } from '../report-error.js';
 import type { Command } from 'commander';
+import { jsonOption, runFolderOption } from '../options.js';
 import { renderTable } from '../render/render-table.js';
 import { type ReplayReport, replayRun } from '../replay/replay-run.js';
 
@@ -29,8 +30,8 @@ export function registerReplayCommand(program: Command): void {
       're-run a run with the model answers from its own event log and real execution, as a new run, and report where it diverges',
     )
     .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', "print the replay's events as JSON lines, then the report as the last line")
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption("the replay's events as JSON lines, then the report as the last line"))
     .action(async (reference: string, options: ReplayCommandOptions) => {
       try {
         const report = await replayRun(reference, {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resumeImplement } from '../../agent/resume.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { UsageError } from '../../errors/codify-error.js';
 import { resumePaper } from '../../repo/run-paper.js';
@@ -13,8 +13,9 @@ import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
 import { createTerminalRenderer } from '../render/terminal-renderer.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 import { resumeExplorationCommand } from './explore.js';
-import { positiveNumber, reportRun } from './implement.js';
+import { reportRun } from './implement.js';
 import { reportPaperRun } from './paper.js';
+import { addModelOptions, budgetOption, jsonOption, runFolderOption } from '../options.js';
 
 interface ResumeCommandOptions {
   maxSteps?: number;
@@ -47,13 +48,13 @@ export function registerResumeCommand(program: Command): void {
       'continue a run that was killed, stopped or failed: an implement run after its last completed step, a paper run or an exploration after its finished stages',
     )
     .argument('<run>', 'the run: its folder, its id, a unique part of the id, or "last"')
-    .option('--max-steps <n>', 'raise the step budget', positiveNumber('--max-steps', true))
-    .option('--max-minutes <n>', 'raise the time budget', positiveNumber('--max-minutes', false))
-    .option('--max-tokens <n>', 'raise the token budget', positiveNumber('--max-tokens', true))
-    .option('--max-cost <usd>', 'raise the cost budget', positiveNumber('--max-cost', false))
+    .addOption(budgetOption('maxSteps', 'raise the step budget'))
+    .addOption(budgetOption('maxMinutes', 'raise the time budget'))
+    .addOption(budgetOption('maxTokens', 'raise the token budget'))
+    .addOption(budgetOption('maxCost', 'raise the cost budget'))
     .option('--interactive', 'pause after every step: approve, comment or stop')
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print every event as one JSON line, then the result');
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('every event as one JSON line, then the result'));
   addModelOptions(command).action(async (reference: string, options: ResumeCommandOptions) => {
     const flags = modelFlagsFrom(options as unknown as Record<string, unknown>);
     const mode = modeOf(reference, options.root);

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { countSchema, jsonOption, parseNumberFlag, runFolderOption } from '../options.js';
 import { listRuns, type RunSummary } from '../../runs/list-runs.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { formatAge, formatCost, formatTokens } from '../render/format-values.js';
@@ -42,24 +43,18 @@ function runRow(summary: RunSummary, now: number): string[] {
   ];
 }
 
-function parseLimit(value: string): number {
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new InvalidArgumentError(
-      `--limit takes a whole number of runs, at least 1 (got "${value}")`,
-    );
-  }
-  return limit;
-}
-
 /** `codify runs [--root DIR] [--json] [--limit N] [--all]` */
 export function registerRunsCommand(program: Command): void {
   program
     .command('runs')
     .description('list recorded runs, newest first: mode, status, steps, tokens, cost, age')
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print the summaries as a JSON array')
-    .option('--limit <count>', 'show at most this many runs (default 30)', parseLimit)
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('the summaries as a JSON array'))
+    .option(
+      '--limit <count>',
+      'show at most this many runs (default 30)',
+      parseNumberFlag('--limit', countSchema),
+    )
     .option('--all', 'show every run')
     .action((options: RunsCommandOptions) => {
       process.stdout.write(runsCommandOutput(options));

@@ -1,5 +1,6 @@
 import { reportError } from '../report-error.js';
 import type { Command } from 'commander';
+import { jsonOption, runFolderOption } from '../options.js';
 import { followEvents } from '../../runs/follow-events.js';
 import { findRun, RunNotFoundError } from '../../runs/find-run.js';
 import { summarizeRun } from '../../runs/list-runs.js';
@@ -104,8 +105,8 @@ export function registerShowCommand(program: Command): void {
     .command('show')
     .description("print one run's timeline: steps, LLM calls, actions, executions, guards, budgets")
     .argument('<run>', 'run folder, run id, a unique part of an id, or "last"')
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
-    .option('--json', 'print the raw events, one JSON object per line')
+    .addOption(runFolderOption('holding'))
+    .addOption(jsonOption('the raw events, one JSON object per line'))
     .addOption(outputFormatOption())
     .option('--follow', 'keep printing new events until the run ends (Ctrl-C to stop)')
     .action(async (reference: string, options: ShowCommandOptions) => {

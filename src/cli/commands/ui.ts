@@ -1,6 +1,7 @@
 import { exitCodes } from '../../errors/exit-codes.js';
 import { existsSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { parseNumberFlag, portSchema, runFolderOption } from '../options.js';
 import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { appIsBuilt, defaultAppDirectory } from '../../server/static-files.js';
 import { isLoopbackHost, startUiServer, type UiServer } from '../../server/ui-server.js';
@@ -14,14 +15,6 @@ export interface UiCommandOptions {
 /** Tried one after another when no --port is given and the first is taken. */
 const defaultPort = 8765;
 const portsToTry = 10;
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`--port takes a port number from 0 to 65535 (got "${value}")`);
-  }
-  return port;
-}
 
 async function listen(options: UiCommandOptions, root: string): Promise<UiServer> {
   const ports =
@@ -92,14 +85,14 @@ export function registerUiCommand(program: Command): void {
     .option(
       '--port <port>',
       `port to listen on (default ${defaultPort}, or the next free one)`,
-      parsePort,
+      parseNumberFlag('--port', portSchema),
     )
     .option(
       '--host <host>',
       'address to listen on; anything but loopback is reachable by others',
       '127.0.0.1',
     )
-    .option('--root <dir>', 'folder holding the runs (default: $CODIFY_RUNS_DIR or ./runs)')
+    .addOption(runFolderOption('holding'))
     .action(async (options: UiCommandOptions) => {
       await runUi(options);
     });

@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { Worker } from 'bullmq';
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/load-config.js';
-import { addModelOptions, modelFlagsFrom } from '../../config/model-flags.js';
+import { modelFlagsFrom } from '../../config/model-flags.js';
 import { queueConnection } from '../../eval/dispatch/queue-connection.js';
 import { startWorker, type WorkerOptions } from '../../eval/dispatch/run-worker.js';
 import { errorMessage, exitCodeOf } from '../../errors/codify-error.js';
 import { exitCodes } from '../../errors/exit-codes.js';
-import { positiveNumber } from './implement.js';
+import { addModelOptions, countSchema, parseNumberFlag } from '../options.js';
 
 interface WorkerCommandOptions {
   queue: string;
@@ -27,7 +27,7 @@ export function registerWorkerCommand(program: Command): void {
     .option(
       '--concurrency <n>',
       'runs at a time in this worker (default 1)',
-      positiveNumber('--concurrency', true),
+      parseNumberFlag('--concurrency', countSchema),
     )
     .option(
       '--work-dir <dir>',

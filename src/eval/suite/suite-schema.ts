@@ -1,5 +1,17 @@
 import { z } from 'zod';
 import { strategyNames } from '../../agent/strategies/strategy.js';
+import { exploreSettings } from '../../modes/explore-settings.js';
+import { implementSettings } from '../../modes/implement-settings.js';
+import { paperSettings } from '../../modes/paper-settings.js';
+
+/**
+ * The suite's settings of runs are the modes' own (src/modes): the same zod types, limits and
+ * defaults as the CLI flags, the MCP tools and the HTTP API, under snake_case keys (a test
+ * checks the keys against `suiteKeyOf`).
+ */
+const explore = exploreSettings.shape;
+const implement = implementSettings.shape;
+const paper = paperSettings.shape;
 
 /** Names become folder names and report labels, so they stay plain. */
 const name = z
@@ -37,20 +49,20 @@ export const exploreItemSchema = z
     /** One paper or several, explored together. */
     explore: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
     name: name.optional(),
-    notes: z.string().min(1).optional(),
-    related: z.string().min(1).optional(),
-    ideas: z.number().int().min(1).max(20).default(5),
-    reviewers: z.number().int().min(1).max(10).default(1),
-    refine_rounds: z.number().int().min(0).max(5).default(1),
-    /** `--run`: top:K, K, or idea ids such as I1,I3; needs code:. */
-    run: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+    notes: explore.notes,
+    related: explore.related,
+    ideas: explore.ideas,
+    reviewers: explore.reviewers,
+    refine_rounds: explore.refineRounds,
+    /** `--run`: top:K, K, or idea ids such as I1,I3 (YAML may write K as a number); needs code:. */
+    run: z.union([explore.run.unwrap(), z.number().int().positive()]).optional(),
     /** `--code`: the prototype code the experiments build on. */
-    code: z.string().min(1).optional(),
+    code: explore.code,
     /** Agent steps per experiment. */
-    max_steps: whole.optional(),
+    max_steps: explore.maxSteps,
     /** `--budget`: minutes one experiment may take, for the plans. */
-    budget_minutes: whole.default(10),
-    gpu: z.boolean().default(false),
+    budget_minutes: explore.budgetMinutes,
+    gpu: explore.gpu,
     /** How much an experiment must beat its baseline by to count as an improvement. */
     margin: z.number().min(0).default(0),
   })
@@ -86,18 +98,19 @@ export const suiteSchema = z
     trials: whole.default(1),
     budgets: z
       .object({
-        max_steps: whole.optional(),
-        max_minutes: positive.optional(),
-        max_tokens: whole.optional(),
-        max_cost: positive.optional(),
+        max_steps: implement.maxSteps,
+        max_minutes: implement.maxMinutes,
+        max_tokens: implement.maxTokens,
+        max_cost: implement.maxCost,
       })
       .strict()
       .default({}),
     paper: z
       .object({
-        repair_steps: z.number().int().min(0).optional(),
-        smoke_timeout_s: whole.optional(),
-        self_refine: z.boolean().optional(),
+        // Left out, the run takes the mode's default.
+        repair_steps: paper.repairSteps.unwrap().optional(),
+        smoke_timeout_s: paper.smokeTimeoutSeconds.unwrap().optional(),
+        self_refine: paper.selfRefine,
       })
       .strict()
       .default({}),
@@ -111,8 +124,8 @@ export const suiteSchema = z
       })
       .strict()
       .optional(),
-    sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
-    python: z.string().min(1).optional(),
+    sandbox: implement.sandbox,
+    python: implement.python,
   })
   .strict();
 

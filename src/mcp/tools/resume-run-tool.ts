@@ -5,7 +5,7 @@ import { readEvents } from '../../runs/read-events.js';
 import type { McpContext } from '../mcp-context.js';
 import { budgetArguments, modelArguments, modelInputShape } from '../model-input.js';
 import { findRunInRoot } from '../runs-folder.js';
-import { startRunProcess } from '../start-run-process.js';
+import { startRunProcess } from '../../launch/start-run-process.js';
 import { guarded, jsonResult } from '../tool-result.js';
 import { alive } from '../stop-run.js';
 
@@ -66,6 +66,7 @@ export function registerResumeRunTool(server: McpServer, context: McpContext): v
           runsRoot: context.runsRoot,
           cwd: context.cwd,
           resumes: runDir,
+          launcher: 'mcp',
         });
         return jsonResult({ ...started, runId: basename(runDir) });
       }),

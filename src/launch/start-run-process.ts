@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { codifyChildCommand, runStartedBy } from '../cli/codify-child.js';
+import { exitCodes } from '../errors/index.js';
 import { readEvents } from '../runs/read-events.js';
 import { listRunIds } from '../runs/run-folders.js';
 
@@ -14,11 +15,32 @@ export interface StartedRun {
   output: string;
 }
 
+/** Which front end started a run; its terminal output is named after it. */
+export type Launcher = 'mcp' | 'ui';
+
 /** Where a child's output goes until its run folder exists. */
-const pendingFolder = '.mcp-starting';
+const pendingFolder = '.starting';
 /** A run's terminal output as written by the process `pid` (a start, then each resume). */
-export const outputFileName = (pid: number): string => `mcp-output-${pid}.log`;
-export const outputFilePattern = /^mcp-output-\d+\.log$/;
+export const outputFileName = (launcher: Launcher, pid: number): string =>
+  `${launcher}-output-${pid}.log`;
+export const outputFilePattern = /^(mcp|ui)-output-\d+\.log$/;
+
+/** A child that did not start its run: why, its exit code when it exited, its last output. */
+export class RunLaunchError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'exited' | 'timeout' | 'spawn',
+    readonly exitCode: number | null | undefined,
+  ) {
+    super(message);
+    this.name = 'RunLaunchError';
+  }
+
+  /** The child refused what it was asked (a bad flag, a missing input), not a failure here. */
+  get refused(): boolean {
+    return this.exitCode === exitCodes.usage || this.exitCode === exitCodes.input;
+  }
+}
 const pollMs = 100;
 /** Under the MCP client's usual 60 s request timeout, so the caller hears why. */
 const startTimeoutMs = 50_000;
@@ -42,15 +64,16 @@ function resumedBy(runDir: string, pid: number | undefined): string | undefined 
 }
 
 /**
- * Starts `codify ARGV` as a detached child process and answers as soon as its run folder
- * exists, with the run's id; the run goes on in the background, after this server too.
+ * THE launcher every front end starts a run with (MCP tools, the web app's server): starts
+ * `codify ARGV --root ROOT` as a detached child process and answers as soon as its run
+ * folder exists, with the run's id; the run goes on in the background, after the server too.
  *
- * A child process rather than this process, because: this server's stdout is the MCP
- * channel, and nothing a pipeline or its subprocesses print may reach it; a run that
- * crashes or is killed takes no other run and not the server with it; the server stays
- * responsive while runs work; and a run is then exactly what `codify implement` makes,
- * one process per run, so `codify runs` tells it running or killed by its pid and
- * `codify resume` continues it.
+ * A child process rather than the server's own, because: the MCP server's stdout is its
+ * protocol channel, and nothing a pipeline or its subprocesses print may reach it; a run
+ * that crashes or is killed takes no other run and not the server with it; the server stays
+ * responsive while runs work; and a run is then exactly what `codify implement` makes, one
+ * process per run, so `codify runs` tells it running or killed by its pid and `codify
+ * resume` continues it. Its terminal output is kept in the run folder.
  *
  * Throws with the child's own message when it stops before starting a run (a bad task
  * folder, a missing API key, no sandbox), or when no run appears within `timeoutMs`.
@@ -60,7 +83,10 @@ export async function startRunProcess(
   options: {
     runsRoot: string;
     cwd: string;
+    launcher: Launcher;
     timeoutMs?: number;
+    /** Added to the server's environment (the web app's runs get CI=true: no TTY output). */
+    env?: Record<string, string>;
     /** The run a `codify resume` child continues, instead of a new one. */
     resumes?: string;
   },
@@ -74,7 +100,7 @@ export async function startRunProcess(
   let exitCode: number | null | undefined;
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: process.env,
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', descriptor, descriptor],
     detached: true,
   });
@@ -94,20 +120,24 @@ export async function startRunProcess(
         ? runStartedBy(options.runsRoot, before, child.pid)
         : resumedBy(options.resumes, child.pid);
     if (runDir !== undefined && child.pid !== undefined) {
-      const output = join(runDir, outputFileName(child.pid));
+      const output = join(runDir, outputFileName(options.launcher, child.pid));
       // The child keeps writing to the same open file under its new name.
       renameSync(log, output);
       return { runId: basename(runDir), runDir, pid: child.pid, output };
     }
     if (exited) {
-      throw new Error(
+      throw new RunLaunchError(
         `codify ${argv[0] ?? ''} stopped before starting a run (exit code ${String(exitCode)}):\n${takeTail(log, 20)}`,
+        'exited',
+        exitCode,
       );
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
-      throw new Error(
+      throw new RunLaunchError(
         `codify ${argv[0] ?? ''} started no run within ${Math.round((options.timeoutMs ?? startTimeoutMs) / 1000)} s:\n${takeTail(log, 20)}`,
+        'timeout',
+        undefined,
       );
     }
     const error = await Promise.race([
@@ -116,7 +146,7 @@ export async function startRunProcess(
     ]);
     if (error !== undefined) {
       rmSync(log, { force: true });
-      throw new Error(`could not start codify: ${error.message}`);
+      throw new RunLaunchError(`could not start codify: ${error.message}`, 'spawn', undefined);
     }
   }
 }

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import type { CodifyConfig } from '../config/codify-config.js';
 import { throwIfStopped } from '../errors/run-stopped.js';
+import type { RunTotals } from '../runs/events.js';
 import { withRun, type RunClosing, type RunScope } from '../runs/lifecycle.js';
 import { childHost, type RunHost } from '../runs/run-host.js';
 import { collectEvaluation, type EvalSummary } from './collection/collect-evaluation.js';
+import type { RunRecord } from './collection/run-record.js';
 import type { Dispatch } from './dispatch/dispatch.js';
 import type { AnswererFactory } from './dispatch/execute-run.js';
 import { runLocally } from './dispatch/local-dispatch.js';
@@ -121,9 +123,26 @@ async function evaluate(
     // Runs missing without a stop failed to start or ended in an error: the evaluation is not whole.
     status: summary.missing.length === 0 ? 'completed' : 'failed',
     reason: `${summary.totals.finished} of ${summary.totals.runs} runs finished`,
-    // The evaluation's own totals are its judge's; what the runs spent is in the result.
     result: { report: reports.markdown, runs: summary.totals },
+    // Its own log holds the judge's calls; the runs' calls are in their folders: the run-end
+    // counts both, the same totals as the report.
+    alsoSpent: runsSpend(summary),
     value: { evalDir, summary, reports, started },
+  };
+}
+
+/** What the evaluation's runs spent, from the collected records (each call once). */
+function runsSpend(summary: EvalSummary): RunTotals {
+  const total = (pick: (run: RunRecord) => number) =>
+    summary.runs.reduce((sum, run) => sum + pick(run), 0);
+  return {
+    steps: total((run) => run.steps),
+    llmCalls: total((run) => run.llmCalls),
+    inputTokens: total((run) => run.inputTokens),
+    outputTokens: total((run) => run.outputTokens),
+    cachedInputTokens: 0,
+    costUsd: total((run) => run.costUsd),
+    unpricedCalls: 0,
   };
 }
 

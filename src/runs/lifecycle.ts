@@ -7,7 +7,7 @@ import { CompletedCallsCaller } from '../llm/completed-calls-caller.js';
 import { signalledCaller } from '../llm/signalled-caller.js';
 import type { ModelCaller, RoleName } from '../llm/types.js';
 import { eventLogPath } from './event-log-file.js';
-import type { CodifyEvent, EventOf, RunMode, RunStatus } from './events.js';
+import type { CodifyEvent, EventOf, RunMode, RunStatus, RunTotals } from './events.js';
 import { findRun } from './find-run.js';
 import { readEvents } from './read-events.js';
 import { resolveRunsRoot } from './runs-root.js';
@@ -58,6 +58,11 @@ export interface RunClosing<T> {
   reason?: string;
   result?: unknown;
   value: T;
+  /**
+   * Spending logged in other run folders that this run answers for (an evaluation's runs),
+   * added to its run-end totals so every total shown of it counts every call once.
+   */
+  alsoSpent?: RunTotals;
 }
 
 /**
@@ -97,7 +102,7 @@ export async function withRun<T>(
       host,
       reusedCalls: () => (models instanceof CompletedCallsCaller ? models.reused : 0),
     });
-    run.close(closing.status, closing.reason, closing.result);
+    run.close(closing.status, closing.reason, closing.result, closing.alsoSpent);
     return closing.value;
   } catch (error) {
     const stopped =

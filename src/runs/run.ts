@@ -30,8 +30,16 @@ export interface Run extends RunContext {
   emit(body: CodifyEventBody): CodifyEvent;
   /** Adds a consumer of every later event; returns a function that removes it. */
   subscribe(sink: EventSink): () => void;
-  /** Writes run-end (with the run's totals) and closes the log; later calls do nothing. */
-  close(status: RunStatus, reason?: string, result?: unknown): CodifyEvent | undefined;
+  /**
+   * Writes run-end (with the run's totals, plus `alsoSpent`: what runs in other folders that
+   * this one answers for spent) and closes the log; later calls do nothing.
+   */
+  close(
+    status: RunStatus,
+    reason?: string,
+    result?: unknown,
+    alsoSpent?: RunTotals,
+  ): CodifyEvent | undefined;
   /** Steps, tokens and cost so far, over the whole log. */
   totals(): RunTotals;
   readonly closed: boolean;
@@ -210,14 +218,23 @@ class RecordedRun implements Run {
     };
   }
 
-  close(status: RunStatus, reason?: string, result?: unknown): CodifyEvent | undefined {
+  close(
+    status: RunStatus,
+    reason?: string,
+    result?: unknown,
+    alsoSpent?: RunTotals,
+  ): CodifyEvent | undefined {
     if (this.writer.closed) return undefined;
+    const totals = { ...this.runningTotals };
+    if (alsoSpent !== undefined) {
+      for (const key of Object.keys(totals) as (keyof RunTotals)[]) totals[key] += alsoSpent[key];
+    }
     const event = this.emit({
       type: 'run-end',
       status,
       ...(reason === undefined ? {} : { reason }),
       ...(result === undefined ? {} : { result }),
-      totals: { ...this.runningTotals },
+      totals,
     });
     this.writer.close();
     return event;

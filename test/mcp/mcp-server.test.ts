@@ -383,7 +383,7 @@ describe('codify mcp', () => {
       model: `replay:${join(recordings, 'yona-digits.jsonl')}`,
     });
     expect(invalid.isError).toBe(true);
-    expect(invalid.text).toContain('stopped before starting a run (exit code 2)');
+    expect(invalid.text).toContain('stopped before starting a run (exit code 3)');
     expect(invalid.text).toContain('methodology_description.txt');
     const unknownRun = await call('run_status', { run: 'no-such-run' });
     expect(unknownRun.isError).toBe(true);

@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { eventLogPath } from '../../runs/event-log-file.js';
+import { readEvents } from '../../runs/read-events.js';
+import { totalsOf } from '../../runs/run-totals.js';
 import { starterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
 import { readRun } from './read-run.js';
@@ -32,7 +36,31 @@ export interface EvalSummary {
   comparisons: Comparison[];
   /** Keys of the combinations without a finished run. */
   missing: string[];
-  totals: { runs: number; finished: number; tokens: number; costUsd: number; wallTimeMs: number };
+  /**
+   * Every call paid, once: the runs' and the judge's (logged in the evaluation's own
+   * events.jsonl), as the run-end, `codify runs`, the web app and the report all show them.
+   */
+  totals: {
+    runs: number;
+    finished: number;
+    llmCalls: number;
+    tokens: number;
+    costUsd: number;
+    wallTimeMs: number;
+    /** The judge's part of the calls, tokens and cost above. */
+    judge: { llmCalls: number; tokens: number; costUsd: number };
+  };
+}
+
+/** What the judge's calls in the evaluation's own log spent. */
+function judgeSpend(evalDir: string): EvalSummary['totals']['judge'] {
+  if (!existsSync(eventLogPath(evalDir))) return { llmCalls: 0, tokens: 0, costUsd: 0 };
+  const totals = totalsOf(readEvents(evalDir).events);
+  return {
+    llmCalls: totals.llmCalls,
+    tokens: totals.inputTokens + totals.outputTokens,
+    costUsd: totals.costUsd,
+  };
 }
 
 /** Reads every planned run's folder and the starter trials, and computes the tables. */
@@ -56,6 +84,7 @@ export async function collectEvaluation(
       humanMinutes[item.name] = item.humanMinutes;
   }
   const finished = runs.filter((run) => run.status !== 'missing' && run.status !== 'interrupted');
+  const judge = judgeSpend(evalDir);
   return {
     suite: suite.name,
     suiteFile: suite.file,
@@ -71,9 +100,11 @@ export async function collectEvaluation(
     totals: {
       runs: runs.length,
       finished: finished.length,
-      tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, 0),
-      costUsd: runs.reduce((sum, run) => sum + run.costUsd, 0),
+      llmCalls: runs.reduce((sum, run) => sum + run.llmCalls, judge.llmCalls),
+      tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, judge.tokens),
+      costUsd: runs.reduce((sum, run) => sum + run.costUsd, judge.costUsd),
       wallTimeMs: runs.reduce((sum, run) => sum + run.wallTimeMs, 0),
+      judge,
     },
   };
 }

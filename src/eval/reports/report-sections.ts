@@ -34,6 +34,13 @@ export function reportBlocks(summary: EvalSummary): Block[] {
   ];
 }
 
+/** The judge's share of the totals, when it was asked anything. */
+function judgePart(summary: EvalSummary): string {
+  const { judge } = summary.totals;
+  if (judge.llmCalls === 0) return '';
+  return ` (the judge's ${judge.llmCalls} calls included: ${judge.tokens} tokens, $${judge.costUsd.toFixed(4)})`;
+}
+
 /** The title, what was evaluated and spent, and the runs missing. */
 function overviewBlocks(summary: EvalSummary): Block[] {
   const blocks: Block[] = [
@@ -41,7 +48,7 @@ function overviewBlocks(summary: EvalSummary): Block[] {
     paragraph(
       'Suite ',
       { code: summary.suiteFile },
-      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished; ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
+      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished; ${summary.totals.llmCalls} model calls, ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}${judgePart(summary)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
     ),
   ];
   if (summary.missing.length > 0) {

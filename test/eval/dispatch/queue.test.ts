@@ -29,16 +29,19 @@ function startWorker(url: string): ChildProcess {
 function folders(evalDir: string, key: string) {
   const root = join(evalDir, 'runs', key);
   if (!existsSync(root)) return [];
-  return readdirSync(root).map((id) => {
-    const events = readEvents(join(root, id)).events;
-    return {
-      pids: events.flatMap((event) =>
-        event.type === 'run-start' && event.pid !== undefined ? [event.pid] : [],
-      ),
-      ends: events.filter((event) => event.type === 'run-end').length,
-      steps: events.filter((event) => event.type === 'step-end').length,
-    };
-  });
+  // A run folder exists a moment before its events.jsonl: such a folder is not counted yet.
+  return readdirSync(root)
+    .filter((id) => existsSync(join(root, id, 'events.jsonl')))
+    .map((id) => {
+      const events = readEvents(join(root, id)).events;
+      return {
+        pids: events.flatMap((event) =>
+          event.type === 'run-start' && event.pid !== undefined ? [event.pid] : [],
+        ),
+        ends: events.filter((event) => event.type === 'run-end').length,
+        steps: events.filter((event) => event.type === 'step-end').length,
+      };
+    });
 }
 
 describe('codify eval --queue with codify worker', () => {

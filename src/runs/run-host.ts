@@ -14,6 +14,11 @@ export interface RunHost {
   argv?: string[];
   /** Consumers of the event stream from run-start on (terminal, JSON printer). */
   sinks?: EventSink[];
+  /**
+   * Consumers of the events of the runs this run starts inside it (an exploration's
+   * experiments), e.g. an evaluation's progress line counting every call it pays for.
+   */
+  childSinks?: EventSink[];
   /** Called once the run folder exists, e.g. to print where it is. */
   onRun?: (run: Run) => void;
   /** Ctrl-C, SIGTERM, Stop: aborting it ends the run `stopped` with what it finished. */

@@ -1,3 +1,5 @@
+import { readEvents } from '../../src/runs/read-events.js';
+import type { EventOf } from '../../src/runs/events.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -108,6 +110,11 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(group?.reviewOverall.mean).toBeCloseTo(3.77, 10);
     // The experiments' model calls count in the run's totals: 4 exploration calls + 14.
     expect(run?.llmCalls).toBe(18);
+    // The progress line counted them as they were paid, the experiments' calls included.
+    const progress = readEvents(evalDir).events.findLast(
+      (event): event is EventOf<'eval-progress'> => event.type === 'eval-progress',
+    );
+    expect(progress?.tokens).toBe((run?.inputTokens ?? 0) + (run?.outputTokens ?? 0));
     const markdown = readFileSync(first.reports.markdown, 'utf8');
     expect(markdown).toContain('## Explore: ideas, reviews and experiments');
     expect(markdown).toMatch(/\| wine \| recorded \| 1 \| 2 \| 3\.77 \|/);

@@ -186,6 +186,7 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
     host: {
       runsRoot: planned.root,
       sinks: options.host.sinks,
+      childSinks: options.host.childSinks,
       argv: options.host.argv,
       signal: options.host.signal,
       onRun: (run: Run) => options.onRun(run, resume !== undefined),

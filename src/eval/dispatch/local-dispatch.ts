@@ -56,6 +56,8 @@ async function runOne(
             if (event.type === 'run-end' && event.status !== 'running') status = event.status;
           },
         ],
+        // An exploration's experiments are runs of their own: their calls count too.
+        childSinks: [progressLine],
       },
       onRun: (opened, resumed) => {
         runDir = opened.dir;

@@ -108,6 +108,7 @@ async function implementIdea(
     ...(feedback === undefined ? {} : { feedback }),
     ...(host.runsRoot === undefined ? {} : { runsRoot: host.runsRoot }),
     ...(host.signal === undefined ? {} : { signal: host.signal }),
+    ...(host.childSinks === undefined ? {} : { sinks: host.childSinks }),
     ...(context.actions === undefined ? {} : { actions: context.actions }),
     argv: ['explore', '--resume', idea.id],
   });

@@ -84,6 +84,7 @@ export async function startExperiment(
     ...(feedback === undefined ? {} : { feedback }),
     ...(host.runsRoot === undefined ? {} : { runsRoot: host.runsRoot }),
     ...(host.signal === undefined ? {} : { signal: host.signal }),
+    ...(host.childSinks === undefined ? {} : { sinks: host.childSinks }),
     ...(context.actions === undefined ? {} : { actions: context.actions }),
     argv: ['explore', '--run', idea.id],
     onRun: (child) => {

@@ -83,6 +83,9 @@ export function runStatus(runDir: string): RunStatus {
   const end = last?.type === 'run-end' ? last : undefined;
   return {
     ...summary,
+    // The summary and the events are two reads of a log that may grow in between: a run-end
+    // read the second time decides, so `finished` and `status` never disagree.
+    status: end?.status ?? summary.status,
     steps: totals.steps,
     llmCalls: totals.llmCalls,
     tokens: { input: totals.inputTokens, output: totals.outputTokens },

@@ -266,10 +266,13 @@ describe('steering an interactive run from the page', () => {
 
     const pick = page.locator('.feedback-card[data-request-id="experiments"]');
     await expect.poll(() => pick.count(), { timeout: 60_000 }).toBe(1);
-    expect(await pick.locator('.feedback-option').allTextContents()).toEqual([
-      expect.stringMatching(/^I2: Weight decay/),
-      expect.stringMatching(/^I1: Standardized features/),
-    ]);
+    // The card appears a moment before its options are drawn.
+    await expect
+      .poll(() => pick.locator('.feedback-option').allTextContents())
+      .toEqual([
+        expect.stringMatching(/^I2: Weight decay/),
+        expect.stringMatching(/^I1: Standardized features/),
+      ]);
     // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
     expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);
     await shoot(page, 'steer-explore-pick');

@@ -42,7 +42,9 @@ describe('codify resume after a kill inside a step whose planner call had comple
     for (let waited = 0; waited < 120_000; waited += 10) {
       const [id] = existsSync(runsRoot) ? readdirSync(runsRoot) : [];
       runDir = id === undefined ? undefined : join(runsRoot, id);
-      if (runDir !== undefined && insideAnsweredStep(readEvents(runDir).events)) break;
+      // The folder exists a moment before its events.jsonl does.
+      const logged = runDir !== undefined && existsSync(join(runDir, 'events.jsonl'));
+      if (logged && insideAnsweredStep(readEvents(runDir ?? '').events)) break;
       await sleep(10);
     }
     started.child.kill('SIGKILL');

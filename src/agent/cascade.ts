@@ -10,6 +10,8 @@ import { type ParsedResponse, parseResponse } from './response-format.js';
 
 export interface CascadeRequest {
   models: ModelCaller;
+  /** The run's stable prefix: the same text every step. */
+  system?: string;
   prompt: string;
   /** The actions accepted in this answer (only Final Answer when a budget forces it). */
   actions: readonly ActionDefinition[];
@@ -48,6 +50,7 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
           label: `step ${request.step}`,
           expect:
             'the six fields Reflection, Research Plan and Status, Fact Check, Thought, Action, Action Input',
+          ...(request.system === undefined ? {} : { system: request.system }),
           messages: [{ role: 'user', content: request.prompt }, ...retry],
           signal: request.signal,
         });

@@ -21,6 +21,8 @@ export interface ExecutionSeen {
   timedOut: boolean;
   outputPath?: string;
   metric?: number | null;
+  /** How long the run took, shown to the planner among its budgets. */
+  durationMs?: number;
 }
 
 /** Everything needed to continue a run after its last completed step. */

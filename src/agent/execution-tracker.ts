@@ -35,6 +35,7 @@ export function trackExecutions(
           timedOut: body.timedOut,
           outputPath: body.outputPath,
           metric: body.metric,
+          durationMs: body.durationMs,
         };
       }
       return run.emit(body);

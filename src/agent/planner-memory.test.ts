@@ -61,12 +61,13 @@ describe('the research log the planner sees', () => {
   });
 
   it('tells the planner when every step so far is shown in full', () => {
-    const prompt = plannerPrompt({
+    const { prompt } = plannerPrompt({
       step: 2,
       problem: 'Do it.',
       actions: [],
       researchLog: [entry(1)],
       recentSteps: [{ step: 1, answer: 'Action: List Files', observation: 'a.py' }] as never,
+      budgets: [],
       notes: [],
       comment: null,
     });

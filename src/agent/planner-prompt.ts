@@ -11,7 +11,9 @@ export interface PlannerPromptInput {
   actions: readonly ActionDefinition[];
   researchLog: readonly string[];
   recentSteps: readonly StepRecord[];
-  /** Guard notes, budget notices, expert help left. */
+  /** Steps, expert help, time, tokens or cost left; the last run's duration. */
+  budgets: readonly string[];
+  /** Guard notes and budget notices. */
   notes: readonly string[];
   comment: string | null;
   /** Describe the optional Questions field in the response format. */
@@ -44,17 +46,26 @@ function plannerLogText(input: PlannerPromptInput): string {
   return formatResearchLog(shown);
 }
 
-/** The whole planner prompt for one step (prompts/agent-planner.md). */
-export function plannerPrompt(input: PlannerPromptInput): string {
+/**
+ * The planner's request for one step. What stays the same for the whole run (the problem,
+ * the actions, the response format) is the system prompt, byte-identical from step to step,
+ * so a provider's prefix cache serves it; what changes (memory, budgets, notes, the step)
+ * is the user message after it.
+ */
+export function plannerPrompt(input: PlannerPromptInput): { system: string; prompt: string } {
   const notes = input.notes.filter((note) => note.trim() !== '');
-  return loadPrompt('agent-planner', {
+  const system = loadPrompt('agent-planner-system', {
     problem: input.problem.trim(),
     tools: describeActions(input.actions),
+    format: describeResponseFormat(input.questions === true).trim(),
+  });
+  const prompt = loadPrompt('agent-planner', {
     researchLog: plannerLogText(input),
     recentSteps:
       input.recentSteps.length === 0
         ? '(none yet)'
         : input.recentSteps.map(describeStep).join('\n\n'),
+    budgets: input.budgets.map((line) => `- ${line}`).join('\n'),
     notes:
       notes.length === 0 ? '' : `\n# Notes\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`,
     comments:
@@ -62,6 +73,6 @@ export function plannerPrompt(input: PlannerPromptInput): string {
         ? ''
         : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
     step: String(input.step),
-    format: describeResponseFormat(input.questions === true).trim(),
   });
+  return { system, prompt };
 }

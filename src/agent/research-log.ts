@@ -22,7 +22,8 @@ export async function saveResearchLog(runDir: string, entries: readonly string[]
 
 export interface StepToSummarize {
   step: number;
-  reasoning: string;
+  /** The planner's Thought: why it chose the action (not its whole answer). */
+  thought: string;
   action: string;
   input: unknown;
   observation: string;
@@ -55,7 +56,7 @@ export async function summarizeStep(
         {
           role: 'user',
           content: loadPrompt('summarizer-step', {
-            reasoning: step.reasoning,
+            thought: step.thought === '' ? '(none given)' : step.thought,
             action: step.action,
             input: JSON.stringify(step.input, null, 2),
             observation: clip(step.observation, observationLimit),
@@ -66,9 +67,35 @@ export async function summarizeStep(
     return `${heading}\n${answer.text.trim()}${comment}`;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `${heading}\n(summary unavailable: ${reason})\nObservation: ${clip(step.observation, 600)}${comment}`;
+    return unsummarizedEntry(step, `(summary unavailable: ${reason})`);
   }
 }
+
+/**
+ * A log entry built from the step itself, without a model call: for the final step, for an
+ * observation that is already a summary (kept whole: summarized once, not twice), and when
+ * the summarizer fails.
+ */
+export function unsummarizedEntry(step: StepToSummarize, note?: string): string {
+  const comment = step.comment === null ? '' : `\nHuman comment: ${step.comment}`;
+  const lines = [`## Step ${step.step}: ${step.action}`];
+  if (note !== undefined) lines.push(note);
+  else if (step.thought !== '') lines.push(`Thought: ${step.thought}`);
+  const observation = isSummarizedObservation(step.observation)
+    ? step.observation
+    : clip(step.observation, 600);
+  lines.push(`Observation: ${observation}${comment}`);
+  return lines.join('\n');
+}
+
+const summaryMark = (length: number): string =>
+  `[The observation was ${length} characters long; this is codify's summary of it.]`;
+
+/** Whether an observation is already a summary (so the research log does not summarize it again). */
+export const isSummarizedObservation = (observation: string): boolean =>
+  /^\[The observation was \d+ characters long; this is codify's summary of it\.\]/.test(
+    observation,
+  );
 
 /**
  * The observation the planner sees: as is when short, otherwise summarized by the
@@ -97,7 +124,7 @@ export async function observationForPlanner(
         },
       ],
     });
-    return `[The observation was ${observation.length} characters long; this is a summary. The full text is in the run's events.]\n${answer.text.trim()}`;
+    return `${summaryMark(observation.length)}\n${answer.text.trim()}`;
   } catch {
     return clip(observation, limit);
   }

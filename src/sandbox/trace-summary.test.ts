@@ -25,6 +25,8 @@ describe('trace summaries', () => {
       { changedLines: [2, 41, 42, 43] },
     );
     expect(some).toContain('2 of 6 executable lines ran; lines 40-42, 77 never ran');
-    expect(some).toContain('Of the new or changed lines, 41-42 never ran (2 ran)');
+    expect(some).toContain(
+      'New or changed lines that never ran: 41-42. New or changed lines that ran: 2.',
+    );
   });
 });

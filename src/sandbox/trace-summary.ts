@@ -29,7 +29,7 @@ export function lineRanges(lines: readonly number[]): string {
  */
 export function summarizeTrace(
   trace: ExecutionTrace,
-  options: { changedLines?: number[] } = {},
+  options: { changedLines?: number[]; coverName?: string } = {},
 ): string {
   const executed = Object.keys(trace.counts).length;
   const total = executed + trace.neverRan.length;
@@ -47,13 +47,14 @@ export function summarizeTrace(
     const changedNever = changed.filter((line) => never.has(line));
     const changedRan = changed.filter((line) => (trace.counts[line] ?? 0) > 0);
     if (changedNever.length > 0) {
-      sentences.push(
-        `Of the new or changed lines, ${lineRanges(changedNever)} never ran${changedRan.length > 0 ? ` (${lineRanges(changedRan)} ran)` : ''}.`,
-      );
+      // Two lists, each named: one sentence mixing "never ran" and "ran" was misread.
+      sentences.push(`New or changed lines that never ran: ${lineRanges(changedNever)}.`);
+      if (changedRan.length > 0)
+        sentences.push(`New or changed lines that ran: ${lineRanges(changedRan)}.`);
     } else if (changedRan.length > 0) {
       sentences.push(`Every new or changed executable line ran (${lineRanges(changedRan)}).`);
     }
   }
-  sentences.push(`Per-line counts: ${trace.coverPath}`);
+  sentences.push(`Per-line counts: ${options.coverName ?? trace.coverPath}`);
   return sentences.join(' ');
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import type { Task } from './types.js';
 
@@ -55,6 +57,33 @@ function measurement(task: Task): string {
   );
 }
 
+/** Modules of at most this many lines are shown whole; longer ones are listed. */
+export const shortModuleLines = 150;
+
+/**
+ * The task's other Python modules: the short ones numbered in full, the others named with
+ * their size, so the agent need not spend its first steps reading them.
+ */
+function otherModules(task: Task): string | undefined {
+  const shown = new Set([task.entrypoint, task.output, ...task.files.subparts.map((s) => s.name)]);
+  const modules = task.inputFiles.filter((file) => file.endsWith('.py') && !shown.has(file));
+  if (modules.length === 0) return undefined;
+  const root = task.inputDir ?? task.dir;
+  const parts = modules.map((file) => {
+    let code: string;
+    try {
+      code = readFileSync(join(root, file), 'utf8');
+    } catch {
+      return `- \`${file}\` (could not be read)`;
+    }
+    const lines = code.trimEnd().split('\n').length;
+    return lines <= shortModuleLines
+      ? `### \`${file}\` (${lines} lines)\n\n\`\`\`\n${numberedStarter(code)}\n\`\`\``
+      : `- \`${file}\`: ${lines} lines, not shown (Inspect Script Lines or Understand File reads it)`;
+  });
+  return parts.join('\n\n');
+}
+
 /**
  * The instructions the agent works from: the task's problem_statement.txt when it brings
  * one, otherwise generated from prompts/problem-statement.md and the task's files.
@@ -72,6 +101,7 @@ export function problemStatement(task: Task): string {
     section('The method as pseudocode', task.files.pseudocode),
     section('Background already implemented in the starter code', task.files.supplementary),
     ...subparts,
+    section('Other modules of the task (read-only)', otherModules(task)),
   ]
     .filter((text) => text !== '')
     .map((text) => `${text}\n\n`)

@@ -35,8 +35,13 @@ describe('Execute Script (real bubblewrap, real Python)', () => {
     expect(result.observation).toContain('exit code 0 (success)');
     expect(result.observation).toContain('Metric accuracy: 0.53 (higher is better).');
     // Lines 8-9 are the new branch: the condition (8) ran, its body (9) never did.
-    expect(result.observation).toContain('Of the new or changed lines, 9 never ran (8 ran)');
+    expect(result.observation).toContain(
+      'New or changed lines that never ran: 9. New or changed lines that ran: 8.',
+    );
     expect(result.observation).toContain('counted against starter_code.py');
+    // no path into the run folder, which the agent cannot open; the counts file is its own
+    expect(result.observation).not.toContain(setup.context.run.dir);
+    expect(result.observation).toMatch(/Per-line counts: \S+\.cover in the workspace/);
     // the code of the line that never ran is quoted, so it need not be looked up by number
     expect(result.observation).toContain('Lines that never ran:\n9:         accuracy = 1.0');
     const outputPath = `${setup.context.run.dir}/outputs/3-methodology_implementation.py.txt`;

@@ -76,13 +76,14 @@ describe("the planner's Questions field and the feedback channel", () => {
       actions,
       researchLog: [],
       recentSteps: [],
+      budgets: [],
       notes: [],
       comment: null,
     };
-    const plain = plannerPrompt(input);
-    expect(plannerPrompt({ ...input, questions: false })).toBe(plain);
+    const plain = plannerPrompt(input).system;
+    expect(plannerPrompt({ ...input, questions: false }).system).toBe(plain);
     expect(plain).not.toContain('Questions');
-    const asking = plannerPrompt({ ...input, questions: true });
+    const asking = plannerPrompt({ ...input, questions: true }).system;
     expect(asking).toContain('Questions: one question per line');
     expect(
       asking.startsWith(plain.slice(0, plain.indexOf('Write nothing after the Action Input'))),
@@ -102,7 +103,7 @@ describe("the planner's Questions field and the feedback channel", () => {
     });
     expect(result.outcome).toBe('completed');
     expect(asked[0]).toMatchObject({ id: 'step-1', kind: 'answer', title: 'step 1: List Files' });
-    expect(models.requests[0]?.messages[0]?.content).toContain('Questions: one question per line');
+    expect(models.requests[0]?.system).toContain('Questions: one question per line');
     const second =
       models.requests.find((request) => request.label === 'step 2')?.messages[0]?.content ?? '';
     expect(second).toContain(

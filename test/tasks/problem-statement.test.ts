@@ -25,6 +25,28 @@ describe('problemStatement', () => {
     expect(statement).toContain('`^accuracy: ([0-9.]+)`');
     expect(statement).not.toContain('{{');
     expect(statement.indexOf('subpart_2_1.py')).toBeLessThan(statement.indexOf('subpart_10_1.py'));
+    // reference subparts are shown once, in their own sections
+    expect(statement).not.toContain('Other modules of the task');
+  });
+
+  it('shows the short modules of the task numbered and names the long ones', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    const dir = await mkdtemp(join(tmpdir(), 'codify-modules-'));
+    await writeFile(join(dir, 'model.py'), 'import torch\n\n\ndef build():\n    return 1\n');
+    await writeFile(
+      join(dir, 'data.py'),
+      Array.from({ length: 400 }, (_, i) => `x${i} = ${i}`).join('\n'),
+    );
+    task.dir = dir;
+    task.inputFiles = [...task.inputFiles, 'model.py', 'data.py'];
+    const statement = problemStatement(task);
+    expect(statement).toContain('## Other modules of the task (read-only)');
+    expect(statement).toContain(
+      '### `model.py` (5 lines)\n\n```\n1: import torch\n2: \n3: \n4: def build():',
+    );
+    expect(statement).toContain('- `data.py`: 400 lines, not shown');
+    expect(statement).not.toContain('x399 = 399');
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('mentions the starter performance and a lower-is-better goal', async () => {

@@ -5,6 +5,7 @@ import { fail, succeed } from './action-result.js';
 import { defineAction } from './define-action.js';
 import { pathField } from './input-fields.js';
 import { parseJsonAnswer } from './json-answer.js';
+import { localImports } from './local-imports.js';
 import { material } from './material.js';
 import { numberLines, splitLines } from './numbered-lines.js';
 import { truncateMiddle } from './truncate-text.js';
@@ -72,6 +73,9 @@ export const checkImplementation = defineAction({
   async run({ script_name, methodology_part }, context) {
     const { task } = context;
     const source = await context.workspace.read(script_name);
+    const imported = (await localImports(context.workspace, source)).filter(
+      (module) => module.name !== script_name,
+    );
     const blocks = [
       material(
         methodology_part ? 'Methodology part to check' : 'Methodology',
@@ -81,6 +85,12 @@ export const checkImplementation = defineAction({
       material(
         `${script_name} with line numbers`,
         truncateMiddle(numberLines(splitLines(source), 1), 60_000),
+      ),
+      ...imported.map((module) =>
+        material(
+          `${module.name}, which ${script_name} imports (line numbers added)`,
+          truncateMiddle(numberLines(splitLines(module.content), 1), 20_000),
+        ),
       ),
       material(
         `Changes of ${script_name} against the starter code ${task.entrypoint} (unified diff)`,

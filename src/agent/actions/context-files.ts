@@ -1,5 +1,6 @@
 import type { Workspace } from '../../workspace/workspace.js';
 import { material } from './material.js';
+import { numberLines, splitLines } from './numbered-lines.js';
 import { truncateMiddle } from './truncate-text.js';
 
 /** Most characters of one context file shown to the worker. */
@@ -13,8 +14,13 @@ export async function contextFileBlocks(
   const blocks: string[] = [];
   for (const name of names) {
     const content = await workspace.read(name);
+    // Numbered like the file being edited, so the instruction and answer can cite lines.
+    const numbered = numberLines(splitLines(content), 1);
     blocks.push(
-      material(`Context file ${name}`, truncateMiddle(content, contextFileCharacterLimit)),
+      material(
+        `Context file ${name} (line numbers added)`,
+        truncateMiddle(numbered, contextFileCharacterLimit),
+      ),
     );
   }
   return blocks;

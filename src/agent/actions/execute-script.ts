@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { summarizeTrace } from '../../sandbox/trace-summary.js';
 import type { ExecutionResult } from '../../sandbox/types.js';
@@ -36,7 +36,8 @@ function metricLine(
   }
   const direction = task.metric.goal === 'max' ? 'higher' : 'lower';
   return {
-    line: `Metric ${task.metric.name}: ${reading.value ?? reading.raw} (${direction} is better).`,
+    // As the script printed it (0.9120, not 0.912): the model compares it with the output.
+    line: `Metric ${task.metric.name}: ${reading.raw.trim()} (${direction} is better).`,
     value: reading.value,
   };
 }
@@ -78,10 +79,14 @@ export const executeScript = defineAction({
     if (result.trace !== undefined) {
       const baseline = await executionBaseline(workspace, task, resolved.relative);
       const changed = baseline === undefined ? undefined : changedLines(baseline.text, source);
-      traceLine = summarizeTrace(
-        result.trace,
-        changed === undefined ? {} : { changedLines: changed },
-      );
+      // A path the agent can open: the counts file lies in its workspace.
+      const coverName = relative(workspace.root, result.trace.coverPath);
+      traceLine = summarizeTrace(result.trace, {
+        ...(changed === undefined ? {} : { changedLines: changed }),
+        ...(coverName.startsWith('..') || isAbsolute(coverName)
+          ? {}
+          : { coverName: `${coverName} in the workspace` }),
+      });
       if (baseline !== undefined)
         traceLine += ` (changed lines are counted against ${baseline.label})`;
       const quoted = neverRanCode(source, result.trace.neverRan, changed);
@@ -106,7 +111,8 @@ export const executeScript = defineAction({
       result.blocked.length > 0 ? `The sandbox blocked: ${result.blocked.join('; ')}.` : '',
       metric.line,
       traceLine,
-      `Output (${result.outputBytes} bytes${result.truncated ? ', middle left out' : ''}; full output in ${result.outputPath}):\n${result.output.trimEnd() === '' ? '(no output)' : result.output.trimEnd()}`,
+      // The full output lies in the run folder, which the agent cannot open: not named here.
+      `Output (${result.outputBytes} bytes${result.truncated ? ', middle left out' : ''}):\n${result.output.trimEnd() === '' ? '(no output)' : result.output.trimEnd()}`,
     ].filter((section) => section !== '');
     const observation = sections.join('\n');
     const ok = result.exitCode === 0 && !result.timedOut;

@@ -64,9 +64,13 @@ export async function performEdit(
     prompt: request.prompt,
     slots: { scope },
     messages: userMessage(
-      [...request.contextBlocks, fileBlock, material('Edit instruction', request.instruction)].join(
-        '\n\n',
-      ),
+      [
+        // The method the edit serves: an instruction alone leaves the worker guessing.
+        material('The method being implemented (for reference)', context.task.files.methodology),
+        ...request.contextBlocks,
+        fileBlock,
+        material('Edit instruction', request.instruction),
+      ].join('\n\n'),
     ),
     expect: ranged
       ? `a python code block replacing lines ${start}-${end}`

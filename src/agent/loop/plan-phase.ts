@@ -2,6 +2,8 @@ import { loadPrompt } from '../../prompts/load-prompt.js';
 import { exhaustedBudget } from '../budgets.js';
 import { askPlanner, type CascadeResult } from '../cascade.js';
 import { guardNote } from '../guards/action-guards.js';
+import { requestPlanningExpertHelp } from '../actions/request-planning-expert-help.js';
+import { budgetLines } from '../budget-notes.js';
 import { plannerPrompt } from '../planner-prompt.js';
 import type { AgentSession } from './agent-session.js';
 
@@ -31,22 +33,30 @@ export async function askThePlanner(
   forced: boolean,
 ): Promise<CascadeResult> {
   const { state, options, context, expertHelp, finalAction } = session;
+  const offersExpertHelp = context.actions.some(
+    (action) => action.name === requestPlanningExpertHelp.name,
+  );
+  const budgets = budgetLines({
+    step,
+    options,
+    usage: session.usage,
+    ...(offersExpertHelp ? { expertHelpLeft: expertHelp.remaining } : {}),
+    lastExecution: session.seen.last,
+  });
   const notes = [
     guardNote(state.guard, step, options),
-    expertHelp.remaining < options.expertHelpLimit
-      ? `Request Planning Expert Help can be used ${expertHelp.remaining} more time(s) in this run.`
-      : '',
     forced ? loadPrompt('agent-budget-reached', { budget: state.forcedFinal ?? '' }).trim() : '',
   ];
   const allowed = forced && finalAction !== undefined ? [finalAction] : context.actions;
   return askPlanner({
     models: session.models,
-    prompt: plannerPrompt({
+    ...plannerPrompt({
       step,
       problem: context.problem,
       actions: context.actions,
       researchLog: state.researchLog,
       recentSteps: state.recentSteps,
+      budgets,
       notes,
       comment: state.pendingComment,
       ...(options.questions ? { questions: true } : {}),

@@ -38,7 +38,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
 
     let record: StepRecord;
     let outcome: ActOutcome;
-    let reasoning = '';
+    let thought = '';
     if (!answer.ok) {
       if (context.signal?.aborted === true) return interrupted(session, step);
       state.failedSteps += 1;
@@ -48,7 +48,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
     } else {
       state.failedSteps = 0;
       const { action, input, fields } = answer.response;
-      reasoning = `Reflection: ${fields.Reflection}\nResearch Plan and Status: ${fields['Research Plan and Status']}\nThought: ${fields.Thought}`;
+      thought = fields.Thought;
       outcome =
         checkTheGuards(session, step, forced, action, input) ??
         (await act(session, step, action, input));
@@ -68,7 +68,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
       };
     }
 
-    await remember(session, record, reasoning);
+    await remember(session, record, { thought, final: outcome.final });
     state.finished = decideEnd(session, { forced, answered: answer.ok, final: outcome.final });
     await askForFeedback(session, {
       step,

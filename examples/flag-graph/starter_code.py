@@ -3,6 +3,7 @@
 Run: python3 starter_code.py  ->  prints `test_accuracy: <float>` on the last line.
 """
 
+import os
 import random
 
 import numpy as np
@@ -10,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-SEED = 0
+SEED = int(os.environ.get("SEED", "0"))  # task.json declares this variable as the seed
 NUM_NODES = 1200
 NUM_CLASSES = 4
 NUM_FEATURES = 128

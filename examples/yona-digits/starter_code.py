@@ -3,6 +3,7 @@
 Run: python3 starter_code.py  ->  prints `test_accuracy: <float>` on the last line.
 """
 
+import os
 import random
 
 import numpy as np
@@ -11,7 +12,7 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 from torch import nn
 
-SEED = 0
+SEED = int(os.environ.get("SEED", "0"))  # task.json declares this variable as the seed
 TRAIN_SIZE = 400  # a small training set, so that regularization matters
 EPOCHS = 60
 BATCH_SIZE = 32

@@ -6,36 +6,14 @@
  * behind an earlier call's cache mark (what Anthropic serves with codify's marks). Then, per example paper, the paper as planning sees it against the
  * condensed paper the later stages see, recomputed with the current code.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPaper, renderDocument } from '../src/reader/index.js';
 import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
+import { callSizes, readRecording, type RecordedCall } from './lib/prompt-sizes.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const papers = ['mixup-tabular', 'random-fourier-features'];
-
-interface RecordedCall {
-  call: number;
-  system?: string;
-  messages: { role: string; content: string }[];
-  text: string;
-}
-
-export interface CallSize {
-  call: number;
-  label: string;
-  systemChars: number;
-  messageChars: number;
-  /** Characters at the start of this request that an earlier request began with too. */
-  sharedPrefixChars: number;
-  /**
-   * What Anthropic's cache serves with codify's two marks (end of the system prompt, end of
-   * the last message): the system prompt when an earlier call sent the same one, plus an
-   * earlier call's whole conversation when this one continues it.
-   */
-  markedCacheChars: number;
-}
 
 /** A short name for a call from what it asks (the recording keeps no labels). */
 function callLabel(call: RecordedCall): string {
@@ -49,57 +27,6 @@ function callLabel(call: RecordedCall): string {
   if (/^Now the configuration/.test(last)) return 'plan-config';
   if (/^Write the README/.test(last)) return 'readme';
   return last.split('\n')[0]?.slice(0, 40) ?? '';
-}
-
-const serialize = (call: RecordedCall) =>
-  [
-    call.system ?? '',
-    ...call.messages.map((message) => `${message.role}\n${message.content}`),
-  ].join('\u0000');
-
-function commonPrefix(first: string, second: string): number {
-  const limit = Math.min(first.length, second.length);
-  let index = 0;
-  while (index < limit && first.charCodeAt(index) === second.charCodeAt(index)) index += 1;
-  return index;
-}
-
-export function readRecording(path: string): RecordedCall[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim().length > 0)
-    .map((line) => JSON.parse(line) as RecordedCall);
-}
-
-export function callSizes(calls: RecordedCall[]): CallSize[] {
-  const seen: string[] = [];
-  return calls.map((call, index) => {
-    const text = serialize(call);
-    const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
-    seen.push(text);
-    const earlier = calls.slice(0, index).filter((other) => other.system === call.system);
-    const continued = earlier
-      .filter(
-        (other) =>
-          other.messages.length < call.messages.length &&
-          other.messages.every(
-            (message, position) =>
-              message.role === call.messages[position]?.role &&
-              message.content === call.messages[position]?.content,
-          ),
-      )
-      .map((other) => other.messages.reduce((sum, message) => sum + message.content.length, 0));
-    const marked =
-      earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
-    return {
-      markedCacheChars: marked,
-      call: call.call,
-      label: callLabel(call),
-      systemChars: (call.system ?? '').length,
-      messageChars: call.messages.reduce((sum, message) => sum + message.content.length, 0),
-      sharedPrefixChars: shared,
-    };
-  });
 }
 
 const block = (text: string, name: string) =>
@@ -126,7 +53,7 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
 export function printRecording(name: string, calls: RecordedCall[]): void {
-  const sizes = callSizes(calls);
+  const sizes = callSizes(calls, callLabel);
   console.log(`${name}: ${sizes.length} calls`);
   console.log(
     `  call  label                    system  messages    total  earlier-prefix  marked-cache`,

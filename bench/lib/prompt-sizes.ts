@@ -1,0 +1,85 @@
+/**
+ * What a recorded session sends to the model, call by call: the characters of the system
+ * prompt and the messages, how many repeat the start of an earlier call (the prefix that
+ * providers caching prefixes on their own, OpenAI and Google, can serve) and how many lie
+ * behind an earlier call's cache mark (what Anthropic serves with codify's marks).
+ */
+import { readFileSync } from 'node:fs';
+
+export interface RecordedCall {
+  call: number;
+  role?: string;
+  system?: string;
+  messages: { role: string; content: string }[];
+  text: string;
+}
+
+export interface CallSize {
+  call: number;
+  label: string;
+  systemChars: number;
+  messageChars: number;
+  /** Characters at the start of this request that an earlier request began with too. */
+  sharedPrefixChars: number;
+  /**
+   * What Anthropic's cache serves with codify's two marks (end of the system prompt, end of
+   * the last message): the system prompt when an earlier call sent the same one, plus an
+   * earlier call's whole conversation when this one continues it.
+   */
+  markedCacheChars: number;
+}
+
+const serialize = (call: RecordedCall) =>
+  [
+    call.system ?? '',
+    ...call.messages.map((message) => `${message.role}\n${message.content}`),
+  ].join('\u0000');
+
+function commonPrefix(first: string, second: string): number {
+  const limit = Math.min(first.length, second.length);
+  let index = 0;
+  while (index < limit && first.charCodeAt(index) === second.charCodeAt(index)) index += 1;
+  return index;
+}
+
+export function readRecording(path: string): RecordedCall[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as RecordedCall);
+}
+
+/** Each call's size and what a prefix cache could serve of it; `label` names a call. */
+export function callSizes(
+  calls: RecordedCall[],
+  label: (call: RecordedCall) => string = (call) => call.role ?? '',
+): CallSize[] {
+  const seen: string[] = [];
+  return calls.map((call, index) => {
+    const text = serialize(call);
+    const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
+    seen.push(text);
+    const earlier = calls.slice(0, index).filter((other) => other.system === call.system);
+    const continued = earlier
+      .filter(
+        (other) =>
+          other.messages.length < call.messages.length &&
+          other.messages.every(
+            (message, position) =>
+              message.role === call.messages[position]?.role &&
+              message.content === call.messages[position]?.content,
+          ),
+      )
+      .map((other) => other.messages.reduce((sum, message) => sum + message.content.length, 0));
+    const marked =
+      earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
+    return {
+      markedCacheChars: marked,
+      call: call.call,
+      label: label(call),
+      systemChars: (call.system ?? '').length,
+      messageChars: call.messages.reduce((sum, message) => sum + message.content.length, 0),
+      sharedPrefixChars: shared,
+    };
+  });
+}

@@ -89,7 +89,7 @@ describe('Understand File with Code Context', () => {
       context,
     );
     expect(result.ok).toBe(true);
-    expect(model.sent(0)).toContain('Context file utils.py:\ndef helper():');
+    expect(model.sent(0)).toContain('Context file utils.py (line numbers added):\n1: def helper():');
     expect(model.sent(0)).toContain('starter_code.py, lines 1-12 of 12:');
     const outside = await invokeAction(
       'Understand File with Code Context',
@@ -243,7 +243,7 @@ describe('Edit Script with Context', () => {
       context,
     );
     expect(result.ok, result.observation).toBe(true);
-    expect(model.sent(0)).toContain('Context file utils.py:');
+    expect(model.sent(0)).toContain('Context file utils.py (line numbers added):');
     expect(model.requests[0]?.system).toContain('context files');
     expect(await context.workspace.read('impl.py')).toBe(edited);
   });
@@ -296,19 +296,20 @@ describe('Check Implementation', () => {
     expect(model.sent(0)).toContain('Methodology:\nTrain for more epochs');
     expect(model.sent(0)).toContain('12:     print(f"accuracy: {train(3):.2f}")');
     // checking the starter itself: there is nothing to compare it with
-    expect(model.sent(0)).toContain('(this is the starter code itself)');
+    expect(model.sent(0)).toContain('starter_code.py with line numbers (the starter code itself)');
   });
 
-  it('shows the reviewer the changes against the starter, to check the data pipeline was kept', async () => {
+  it('marks the changes against the starter in the listing (each line once), and shows imported workspace modules', async () => {
     const { context, model } = await start([
       `\`\`\`json
 ${valid}
 \`\`\``,
     ]);
     const starter = await context.workspace.read('starter_code.py');
+    await context.workspace.write('helpers.py', 'def twice(x):\n    return 2 * x\n', 'edit');
     await context.workspace.write(
       'methodology_implementation.py',
-      starter.replace('train(3)', 'train(30)'),
+      `import helpers\n${starter.replace('train(3)', 'train(30)')}`,
       'edit',
     );
     await invokeAction(
@@ -318,10 +319,16 @@ ${valid}
     );
     const sent = model.sent(0);
     expect(sent).toContain(
-      'Changes of methodology_implementation.py against the starter code starter_code.py (unified diff)',
+      'methodology_implementation.py with line numbers, new or changed lines against the starter code marked +',
     );
-    expect(sent).toContain('-    print(f"accuracy: {train(3):.2f}")');
-    expect(sent).toContain('+    print(f"accuracy: {train(30):.2f}")');
+    expect(sent).toMatch(/\+ +1: import helpers/);
+    expect(sent).toMatch(/\+ +13: {5}print\(f"accuracy: \{train\(30\):\.2f\}"\)/);
+    expect(sent).toContain('2 new or changed lines marked +; 1 starter lines removed:');
+    expect(sent).toContain('-     print(f"accuracy: {train(3):.2f}")');
+    // the starter's unchanged lines are not repeated in a diff
+    expect(sent.split('def train').length).toBe(2);
+    expect(sent).toContain('helpers.py, which methodology_implementation.py imports');
+    expect(sent).toContain('2:     return 2 * x');
     expect(model.requests[0]?.system).toContain('Data pipeline and evaluation kept');
   });
 

@@ -5,11 +5,12 @@ import { fail, succeed } from './action-result.js';
 import { defineAction } from './define-action.js';
 import { pathField } from './input-fields.js';
 import { parseJsonAnswer } from './json-answer.js';
+import { changedLines } from './changed-lines.js';
 import { localImports } from './local-imports.js';
 import { material } from './material.js';
 import { numberLines, splitLines } from './numbered-lines.js';
 import { truncateMiddle } from './truncate-text.js';
-import { unifiedDiff } from '../../workspace/unified-diff.js';
+import { diffLines } from 'diff';
 import { callWorker } from './worker-call.js';
 
 const optionalText = z
@@ -58,6 +59,30 @@ export function renderCheck(scriptName: string, check: ImplementationCheck): str
   return `Implementation check of ${scriptName}: ${done} of ${check.subparts.length} sub-parts implemented.\n${lines.join('\n')}`;
 }
 
+/**
+ * The script numbered, each line new or changed against the starter marked `+`, and the
+ * starter's removed lines listed after it: each line shown once, instead of the listing
+ * and a diff that repeats the changed lines.
+ */
+export function markedListing(starter: string, source: string, mark: boolean): string {
+  const lines = splitLines(source);
+  if (!mark) return numberLines(lines, 1);
+  const changed = new Set(changedLines(starter, source));
+  const width = String(lines.length).length;
+  const listing = lines.map(
+    (line, index) =>
+      `${changed.has(index + 1) ? '+' : ' '} ${String(index + 1).padStart(width)}: ${line}`,
+  );
+  const removed = diffLines(starter, source)
+    .filter((change) => change.removed)
+    .flatMap((change) => splitLines(change.value));
+  const summary =
+    changed.size === 0 && removed.length === 0
+      ? '(no changes against the starter code)'
+      : `${changed.size} new or changed lines marked +; ${removed.length} starter lines removed${removed.length === 0 ? '.' : ':'}`;
+  return [...listing, '', summary, ...removed.map((line) => `- ${line}`)].join('\n');
+}
+
 const usage = { script_name: 'methodology_implementation.py' };
 
 export const checkImplementation = defineAction({
@@ -83,24 +108,17 @@ export const checkImplementation = defineAction({
       ),
       ...(task.files.pseudocode ? [material('Pseudocode', task.files.pseudocode)] : []),
       material(
-        `${script_name} with line numbers`,
-        truncateMiddle(numberLines(splitLines(source), 1), 60_000),
+        `${script_name} with line numbers${script_name === task.entrypoint ? ' (the starter code itself)' : ', new or changed lines against the starter code marked +'}`,
+        truncateMiddle(
+          markedListing(task.files.starterCode, source, script_name !== task.entrypoint),
+          60_000,
+        ),
       ),
       ...imported.map((module) =>
         material(
           `${module.name}, which ${script_name} imports (line numbers added)`,
           truncateMiddle(numberLines(splitLines(module.content), 1), 20_000),
         ),
-      ),
-      material(
-        `Changes of ${script_name} against the starter code ${task.entrypoint} (unified diff)`,
-        script_name === task.entrypoint
-          ? '(this is the starter code itself)'
-          : truncateMiddle(
-              unifiedDiff(task.entrypoint, script_name, task.files.starterCode, source) ||
-                '(no changes)',
-              30_000,
-            ),
       ),
     ];
     const messages: ChatMessage[] = [{ role: 'user', content: blocks.join('\n\n') }];

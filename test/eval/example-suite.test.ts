@@ -46,17 +46,23 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     // suite's recorded one (test/examples/readme-commands.test.ts replays that)
     const suite = {
       ...recorded,
-      judge: { enabled: recorded.judge.enabled, samples: recorded.judge.samples },
+      judge: {
+        enabled: recorded.judge.enabled,
+        samples: recorded.judge.samples,
+        temperature: recorded.judge.temperature,
+        includeDocs: recorded.judge.includeDocs,
+      },
     };
     const config = defaultConfig();
     config.roles.judge.models = ['scripted:judge'];
     const evalDir = join(mkdtempSync(join(tmpdir(), 'codify-example-eval-')), 'evaluation');
+    const judge = scriptedAnswerer(judgeAnswer);
     const outcome = await runEvaluation({
       suite,
       evalDir,
       parallel: 2,
       baseConfig: config,
-      answerers: (spec) => (spec === 'scripted:judge' ? scriptedAnswerer(judgeAnswer) : undefined),
+      answerers: (spec) => (spec === 'scripted:judge' ? judge : undefined),
     });
     const { summary } = outcome;
     expect(summary.missing).toEqual([]);
@@ -80,6 +86,28 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     });
     // (3·1 + 1·1 + 1·1 + 1·0) / 6
     expect(paper?.rubric?.score).toBeCloseTo(5 / 6, 10);
+    // What the judge was shown: PaperCoder's samples at temperature 1, the whole paper and
+    // none of codify's planning documents; the paper in every leaf prompt, the smoke run's
+    // output only in the execution and result leaves'.
+    const paperText = readFileSync(join(root, 'examples/papers/mixup-tabular/paper.md'), 'utf8');
+    const paperEnd = paperText.trim().split('\n').at(-1) ?? '';
+    const scores = judge.requests.filter((request) => request.label?.startsWith('judge score'));
+    expect(scores).toHaveLength(2);
+    const leaves = judge.requests.filter((request) => request.label?.startsWith('rubric '));
+    expect(leaves).toHaveLength(6);
+    for (const request of [...scores, ...leaves]) {
+      const prompt = request.messages[0]?.content ?? '';
+      expect(prompt).toContain(paperEnd);
+      expect(prompt).not.toMatch(/^## docs\//m);
+      expect(prompt).toMatch(/^## model\.py$/m);
+    }
+    expect(scores.every((request) => request.temperature === 1)).toBe(true);
+    const output = /# What running the repository printed/;
+    expect(
+      leaves
+        .filter((request) => output.test(request.messages[0]?.content ?? ''))
+        .map((request) => request.label),
+    ).toEqual(['rubric smoke-run', 'rubric five-seeds']);
     const markdown = readFileSync(outcome.reports.markdown, 'utf8');
     expect(markdown).toContain('| five-seeds |');
     expect(markdown).toContain('not shown: five-seeds');

@@ -181,9 +181,9 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
               named:
                 files.named.length === 0
                   ? ''
-                  : `Other files, not shown: ${files.named.join(', ')}.\n`,
+                  : `\nOther files, not shown: ${files.named.join(', ')}.\n`,
               outputs: executed
-                ? `\n# What running the repository printed\n\n${fitted.outputs}\n\n`
+                ? `\n# What running the repository printed\n\n${fitted.outputs}\n`
                 : '',
               requirement: leaf.requirements,
               context: (context.get(leaf.id) ?? []).join(' → ') || '(the root)',

@@ -181,9 +181,9 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
               named:
                 files.named.length === 0
                   ? ''
-                  : `\nOther files, not shown: ${files.named.join(', ')}.\n`,
+                  : `Other files, not shown: ${files.named.join(', ')}.\n\n`,
               outputs: executed
-                ? `\n# What running the repository printed\n\n${fitted.outputs}\n`
+                ? `# What running the repository printed\n\n${fitted.outputs}\n\n`
                 : '',
               requirement: leaf.requirements,
               context: (context.get(leaf.id) ?? []).join(' → ') || '(the root)',

@@ -58,9 +58,16 @@ const outcome = await runEvaluation({
     ],
   },
 });
-const calls = recordedCallsFromEvents(readEvents(outcome.evalDir).events).filter(
-  (call) => call.role === 'judge',
+const { events } = readEvents(outcome.evalDir);
+// A judging that failed (no valid answer after the re-asks) leaves a partial session: no recording.
+const failed = events.filter(
+  (event) => event.type === 'log' && event.level === 'warn' && event.message.startsWith('judging '),
 );
+if (failed.length > 0) {
+  for (const event of failed) if (event.type === 'log') process.stderr.write(`${event.message}\n`);
+  process.exit(1);
+}
+const calls = recordedCallsFromEvents(events).filter((call) => call.role === 'judge');
 if (existsSync(recording) && statSync(recording).size > 0)
   process.stderr.write(`replacing ${recording}\n`);
 writeFileSync(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defaultContextTokens } from '../llm/context-windows.js';
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
-import { askStructured } from '../repo/structured-answer.js';
+import { askStructured } from '../llm/structured-answer.js';
 import type { CodifyEventBody } from '../runs/events.js';
 import { cutText } from './fit-files.js';
 import { candidateFiles, relevantFiles } from './relevant-files.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
-import { askStructured } from '../repo/structured-answer.js';
+import { askStructured } from '../llm/structured-answer.js';
 import { fitFiles } from './fit-files.js';
 import { isCodeFile, isPlanningDocument } from './repository-files.js';
 import type { LeafCategory } from './rubric-tree.js';

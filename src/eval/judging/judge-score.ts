@@ -4,7 +4,7 @@ import { renderedChars, renderFiles, type SourceFile } from '../../grading/sourc
 import { defaultContextTokens } from '../../llm/context-windows.js';
 import type { ModelCaller } from '../../llm/types.js';
 import { loadPrompt } from '../../prompts/load-prompt.js';
-import { askStructured } from '../../repo/structured-answer.js';
+import { askStructured } from '../../llm/structured-answer.js';
 import type { CodifyEventBody } from '../../runs/events.js';
 
 const critique = z.object({

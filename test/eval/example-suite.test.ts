@@ -1,12 +1,15 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
+import { judgeRun } from '../../src/eval/judging/judge-run.js';
 import { loadSuite } from '../../src/eval/suite/load-suite.js';
+import { planRuns } from '../../src/eval/suite/plan-runs.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import type { AnswerRequest } from '../../src/llm/answerer.js';
 import { scriptedAnswerer } from './eval-fixture.js';
+import { scriptedJudge } from './scripted-judge.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -25,7 +28,7 @@ const evidence: Record<string, RegExp> = {
   'five-seeds': /seeds=\[0, 1, 2, 3, 4\]/,
 };
 
-function judgeAnswer(request: AnswerRequest): string {
+function judgeAnswer(request: Pick<AnswerRequest, 'messages' | 'label'>): string {
   const prompt = request.messages.map((message) => message.content).join('\n');
   const label = request.label ?? '';
   if (label.startsWith('rubric ')) {
@@ -46,17 +49,23 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     // suite's recorded one (test/examples/readme-commands.test.ts replays that)
     const suite = {
       ...recorded,
-      judge: { enabled: recorded.judge.enabled, samples: recorded.judge.samples },
+      judge: {
+        enabled: recorded.judge.enabled,
+        samples: recorded.judge.samples,
+        temperature: recorded.judge.temperature,
+        includeDocs: recorded.judge.includeDocs,
+      },
     };
     const config = defaultConfig();
     config.roles.judge.models = ['scripted:judge'];
     const evalDir = join(mkdtempSync(join(tmpdir(), 'codify-example-eval-')), 'evaluation');
+    const judge = scriptedAnswerer(judgeAnswer);
     const outcome = await runEvaluation({
       suite,
       evalDir,
       parallel: 2,
       baseConfig: config,
-      answerers: (spec) => (spec === 'scripted:judge' ? scriptedAnswerer(judgeAnswer) : undefined),
+      answerers: (spec) => (spec === 'scripted:judge' ? judge : undefined),
     });
     const { summary } = outcome;
     expect(summary.missing).toEqual([]);
@@ -80,6 +89,72 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     });
     // (3·1 + 1·1 + 1·1 + 1·0) / 6
     expect(paper?.rubric?.score).toBeCloseTo(5 / 6, 10);
+    // What the judge was shown: PaperCoder's samples at temperature 1, the whole paper and
+    // none of codify's planning documents; the paper in every leaf prompt, the smoke run's
+    // output only in the execution and result leaves'.
+    const paperText = readFileSync(join(root, 'examples/papers/mixup-tabular/paper.md'), 'utf8');
+    const paperEnd = paperText.trim().split('\n').at(-1) ?? '';
+    const scores = judge.requests.filter((request) => request.label?.startsWith('judge score'));
+    expect(scores).toHaveLength(2);
+    const leaves = judge.requests.filter((request) => request.label?.startsWith('rubric '));
+    expect(leaves).toHaveLength(6);
+    for (const request of [...scores, ...leaves]) {
+      const prompt = request.messages[0]?.content ?? '';
+      expect(prompt).toContain(paperEnd);
+      expect(prompt).not.toMatch(/^## docs\//m);
+      expect(prompt).toMatch(/^## model\.py$/m);
+    }
+    expect(scores.every((request) => request.temperature === 1)).toBe(true);
+    const output = /# What running the repository printed/;
+    expect(
+      leaves
+        .filter((request) => output.test(request.messages[0]?.content ?? ''))
+        .map((request) => request.label),
+    ).toEqual(['rubric smoke-run', 'rubric five-seeds']);
+    // The same finished run judged again with codify's old settings and an addendum: the
+    // planning documents come back, the repository is split into fixed parts, the addendum
+    // reaches every leaf.
+    const addendum = join(evalDir, 'addendum.md');
+    writeFileSync(addendum, 'ADDENDUM: any seed list is fine.\n');
+    const planned = planRuns(suite, evalDir).find((run) => run.item.name === 'mixup-tabular');
+    if (planned === undefined || planned.item.kind !== 'paper') throw new Error('no paper run');
+    const oldJudge = scriptedJudge((request) => judgeAnswer(request));
+    const record = await judgeRun({
+      planned: {
+        ...planned,
+        item: { ...planned.item, addendum },
+        judgeFile: join(evalDir, 'judge-old', 'mixup.json'),
+      },
+      judge: oldJudge,
+      judgeModel: 'scripted:judge',
+      settings: {
+        enabled: true,
+        samples: 1,
+        temperature: 0.2,
+        partChars: 8_000,
+        includeDocs: true,
+      },
+      emit: () => undefined,
+    });
+    expect(record?.error).toBeUndefined();
+    expect(record?.score?.parts).toBeGreaterThan(1);
+    expect(record?.score?.split).toMatch(/parts of at most 8000 characters/);
+    const oldScores = oldJudge.requests.filter((request) =>
+      request.label?.startsWith('judge score'),
+    );
+    expect(
+      oldScores.some((request) =>
+        /^## docs\/design\.md$/m.test(request.messages[0]?.content ?? ''),
+      ),
+    ).toBe(true);
+    expect(oldScores.every((request) => request.temperature === 0.2)).toBe(true);
+    const oldLeaves = oldJudge.requests.filter((request) => request.label?.startsWith('rubric '));
+    expect(oldLeaves).toHaveLength(6);
+    for (const request of oldLeaves) {
+      expect(request.messages[0]?.content).toContain('ADDENDUM: any seed list is fine.');
+      // Planning documents are never code, whatever the 1–5 score's settings.
+      expect(request.messages[0]?.content).not.toMatch(/^## docs\//m);
+    }
     const markdown = readFileSync(outcome.reports.markdown, 'utf8');
     expect(markdown).toContain('| five-seeds |');
     expect(markdown).toContain('not shown: five-seeds');

@@ -50,7 +50,15 @@ function codify(args: string[]): Promise<string> {
 /** Grades every rubric leaf met but the five seeds; scores the repository 4 of 5. */
 /** The suite with the scripted judge (the configuration's) instead of its recorded one. */
 function withoutRecordedJudge(suite: Suite): Suite {
-  return { ...suite, judge: { enabled: suite.judge.enabled, samples: suite.judge.samples } };
+  return {
+    ...suite,
+    judge: {
+      enabled: suite.judge.enabled,
+      samples: suite.judge.samples,
+      temperature: suite.judge.temperature,
+      includeDocs: suite.judge.includeDocs,
+    },
+  };
 }
 
 function judgeAnswer(request: AnswerRequest): string {

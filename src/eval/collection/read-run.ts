@@ -161,6 +161,8 @@ function addJudgement(record: RunRecord, judgeFile: string): void {
       samples: judged.score.samples,
       parts: judged.score.parts,
       critiques: judged.score.critiques,
+      ...(judged.score.temperature === undefined ? {} : { temperature: judged.score.temperature }),
+      ...(judged.score.split === undefined ? {} : { split: judged.score.split }),
       ...(judged.referenceScore === undefined
         ? {}
         : {
@@ -168,6 +170,9 @@ function addJudgement(record: RunRecord, judgeFile: string): void {
               score: judged.referenceScore.score,
               samples: judged.referenceScore.samples,
               critiques: judged.referenceScore.critiques,
+              ...(judged.referenceScore.split === undefined
+                ? {}
+                : { split: judged.referenceScore.split }),
             },
           }),
     };
@@ -181,11 +186,16 @@ function addJudgement(record: RunRecord, judgeFile: string): void {
           requirements: node.requirements,
           score: node.score,
           reason: node.reason ?? '',
+          ...(node.selection === undefined ? {} : { selection: node.selection }),
         });
       }
       node.subTasks.forEach(walk);
     };
     walk(judged.rubric.tree);
-    record.rubric = { score: judged.rubric.score, leaves };
+    record.rubric = {
+      score: judged.rubric.score,
+      leaves,
+      ...(judged.rubric.notes === undefined ? {} : { notes: judged.rubric.notes }),
+    };
   }
 }

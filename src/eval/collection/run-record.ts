@@ -55,12 +55,30 @@ export interface RunRecord {
     samples: number[];
     parts: number;
     critiques: Critique[];
+    /** The temperature the samples were drawn at, when the judge record says. */
+    temperature?: number;
+    /** What the judge did not see whole in one prompt, and why (absent: all of it). */
+    split?: string;
     /** Reference-based, when the suite gives the authors' repository. */
-    reference?: { score: number; samples: number[]; critiques: Critique[] };
+    reference?: {
+      score: number;
+      samples: number[];
+      critiques: Critique[];
+      split?: string;
+    };
   };
   /** The PaperBench rubric's weighted score and its leaves' grades. */
   rubric?: {
     score: number;
-    leaves: { id: string; requirements: string; score: number; reason: string }[];
+    leaves: {
+      id: string;
+      requirements: string;
+      score: number;
+      reason: string;
+      /** The judge saw the whole code, or the files it picked (the code did not fit its context). */
+      selection?: 'whole' | 'picked';
+    }[];
+    /** What did not fit the judge's context whole (the output or the paper cut). */
+    notes?: string[];
   };
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { contextTokensOf, defaultContextTokens } from '../../llm/context-windows.js';
 import type { ModelCaller } from '../../llm/types.js';
 import { readPaper, renderDocument } from '../../reader/index.js';
 import type { RepoReport } from '../../repo/report.js';
@@ -7,7 +8,8 @@ import type { CodifyEventBody } from '../../runs/events.js';
 import { gradeRubric } from './grade-rubric.js';
 import { type JudgeScore, judgeScore } from './judge-score.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
-import { repositoryFiles } from './repository-files.js';
+import type { JudgeSettings } from '../suite/suite.js';
+import { isPlanningDocument, repositoryFiles } from './repository-files.js';
 import { loadRubric, type ScoredNode } from './rubric.js';
 import { stateOf } from '../dispatch/run-state.js';
 
@@ -19,7 +21,8 @@ export interface JudgeRecord {
   score?: JudgeScore;
   /** The same, reference-based, when the suite gives the authors' repository. */
   referenceScore?: JudgeScore;
-  rubric?: { file: string; score: number; tree: ScoredNode };
+  /** `notes`: what did not fit the judge's context whole (the output or the paper cut). */
+  rubric?: { file: string; score: number; tree: ScoredNode; notes?: string[] };
   /** Why judging this run failed (the judge never gave a valid answer, no repository). */
   error?: string;
 }
@@ -29,9 +32,10 @@ export function readJudgeRecord(file: string): JudgeRecord | undefined {
   return JSON.parse(readFileSync(file, 'utf8')) as JudgeRecord;
 }
 
-const paperCharacters = 60_000;
-const outputCharacters = 4_000;
-
+/**
+ * What running the repository printed, for execution and result leaves: every smoke run's
+ * whole output (the grader cuts it only when the judge's context cannot hold it).
+ */
 function smokeOutputs(report: RepoReport): string {
   if ('skipped' in report.verify) return '';
   return report.verify.runs
@@ -42,22 +46,21 @@ function smokeOutputs(report: RepoReport): string {
       } catch {
         text = run.outputTail;
       }
-      const tail = text.length > outputCharacters ? `…${text.slice(-outputCharacters)}` : text;
-      return `Smoke run ${run.attempt} (exit code ${String(run.exitCode)}${run.timedOut ? ', timed out' : ''}):\n\`\`\`\n${tail}\n\`\`\``;
+      return `Smoke run ${run.attempt} (exit code ${String(run.exitCode)}${run.timedOut ? ', timed out' : ''}):\n\`\`\`\n${text}\n\`\`\``;
     })
     .join('\n\n');
 }
 
 /**
  * Judges one finished paper run once (a record already written is kept): PaperCoder's 1–5
- * score when the suite has a judge, and the item's rubric graded leaf by leaf when it has one.
+ * score when the suite has a judge (its samples, temperature and any fixed cuts from the
+ * suite's judge: settings), and the item's rubric graded leaf by leaf when it has one.
  */
 export async function judgeRun(options: {
   planned: PlannedRun;
   judge: ModelCaller;
   judgeModel: string;
-  samples: number;
-  scores: boolean;
+  settings: JudgeSettings;
   emit: (body: CodifyEventBody) => void;
 }): Promise<JudgeRecord | undefined> {
   const { planned } = options;
@@ -78,28 +81,37 @@ export async function judgeRun(options: {
     const files = repositoryFiles(report.repository);
     const document = await readPaper(planned.item.path);
     const paper = renderDocument(document);
+    const { settings } = options;
+    const contextTokens =
+      settings.contextTokens ?? contextTokensOf(options.judgeModel) ?? defaultContextTokens;
     const shared = {
       judge: options.judge,
       emit: options.emit,
       item: planned.item.name,
       runDir: state.runDir,
     };
-    if (options.scores) {
-      record.score = await judgeScore({
+    if (settings.enabled) {
+      const scoreOptions = {
         ...shared,
-        paper:
-          paper.length > paperCharacters ? `${paper.slice(0, paperCharacters)}\n… (cut)` : paper,
-        files,
-        samples: options.samples,
-      });
+        paper,
+        // PaperCoder judges the repository, not the tool's plans of it.
+        files: settings.includeDocs
+          ? files
+          : files.filter((file) => !isPlanningDocument(file.path)),
+        samples: settings.samples,
+        temperature: settings.temperature,
+        contextTokens,
+        ...(settings.partChars === undefined ? {} : { budgetChars: settings.partChars }),
+        ...(settings.paperChars === undefined ? {} : { paperChars: settings.paperChars }),
+        ...(settings.referenceChars === undefined
+          ? {}
+          : { referenceBudgetChars: settings.referenceChars }),
+      };
+      record.score = await judgeScore(scoreOptions);
       if (planned.item.reference !== undefined) {
         record.referenceScore = await judgeScore({
-          ...shared,
-          paper:
-            paper.length > paperCharacters ? `${paper.slice(0, paperCharacters)}\n… (cut)` : paper,
-          files,
+          ...scoreOptions,
           reference: repositoryFiles(planned.item.reference),
-          samples: options.samples,
         });
       }
     }
@@ -108,10 +120,20 @@ export async function judgeRun(options: {
         ...shared,
         rubric: loadRubric(planned.item.rubric),
         title: document.title,
+        paper,
+        ...(planned.item.addendum === undefined
+          ? {}
+          : { addendum: readFileSync(planned.item.addendum, 'utf8') }),
         files,
         outputs: smokeOutputs(report),
+        contextTokens,
       });
-      record.rubric = { file: planned.item.rubric, score: graded.tree.score, tree: graded.tree };
+      record.rubric = {
+        file: planned.item.rubric,
+        score: graded.tree.score,
+        tree: graded.tree,
+        ...(graded.notes.length === 0 ? {} : { notes: graded.notes }),
+      };
     }
   } catch (error) {
     record.error = error instanceof Error ? error.message : String(error);

@@ -50,8 +50,7 @@ export async function judgeRuns(options: JudgeRunsOptions): Promise<number> {
       planned: run,
       judge: options.models,
       judgeModel: spec,
-      samples: suite.judge.samples,
-      scores: suite.judge.enabled,
+      settings: suite.judge,
       emit: (body) => evaluation.emit(body),
     });
     throwIfStopped(options.signal);

@@ -17,6 +17,7 @@ import {
   runLink,
 } from './report-format.js';
 import { starterTrialDir } from '../starter-trials.js';
+import { spreadOf } from '../collection/spread.js';
 import { verifyLabels } from '../collection/summarize.js';
 import { exploreBlocks } from './report-explore.js';
 
@@ -241,13 +242,26 @@ function everyRunBlocks(summary: EvalSummary): Block[] {
   ];
 }
 
+/** A judge score as its samples give it: mean ± standard deviation, range, count, temperature. */
+function sampleSummary(score: { score: number; samples: number[]; temperature?: number }): string {
+  const spread = spreadOf(score.samples);
+  const values = score.samples.map((value) => formatNumber(value, 2)).join(', ');
+  const range =
+    spread.std === null || spread.min === null || spread.max === null
+      ? ''
+      : ` ± ${formatNumber(spread.std, 2)} (range ${formatNumber(spread.min, 2)}–${formatNumber(spread.max, 2)})`;
+  const temperature =
+    score.temperature === undefined ? '' : ` at temperature ${formatNumber(score.temperature, 2)}`;
+  return `${formatNumber(score.score, 2)}${range} over ${score.samples.length} sample${score.samples.length === 1 ? '' : 's'}${temperature} (${values})`;
+}
+
 function judgeBlocks(summary: EvalSummary): Block[] {
   const judged = summary.runs.filter((run) => run.judge !== undefined || run.rubric !== undefined);
   if (judged.length === 0) return [];
   const blocks: Block[] = [
     heading(2, 'Paper: judge scores and rubric grades'),
     paragraph(
-      "Judge score: PaperCoder's reference-free 1–5 score, the mean over the judge's samples. Rubric: the PaperBench tree's weighted score (0–1) from leaf grades of 0 or 1.",
+      "Judge score: PaperCoder's reference-free 1–5 score, the mean over the judge's samples (each run below shows their spread). Rubric: the PaperBench tree's weighted score (0–1) from leaf grades of 0 or 1.",
     ),
     table(
       ['paper', 'model', 'judge score', 'judge score (reference-based)', 'rubric score'],
@@ -267,14 +281,14 @@ function judgeBlocks(summary: EvalSummary): Block[] {
     if (run.judge !== undefined) {
       blocks.push(
         paragraph(
-          `Judge score ${formatNumber(run.judge.score, 2)} (samples: ${run.judge.samples.map((value) => formatNumber(value, 2)).join(', ')}${run.judge.parts > 1 ? `; judged in ${run.judge.parts} parts` : ''}).`,
+          `Judge score ${sampleSummary(run.judge)}; ${run.judge.split ?? 'the whole paper and repository in one prompt'}.`,
         ),
       );
       const reference = run.judge.reference;
       if (reference !== undefined) {
         blocks.push(
           paragraph(
-            `Reference-based judge score ${formatNumber(reference.score, 2)} (samples: ${reference.samples.map((value) => formatNumber(value, 2)).join(', ')}); its critiques are listed with the others.`,
+            `Reference-based judge score ${sampleSummary(reference)}${reference.split === undefined ? '' : `; ${reference.split}`}; its critiques are listed with the others.`,
           ),
         );
       }
@@ -295,14 +309,20 @@ function judgeBlocks(summary: EvalSummary): Block[] {
     }
     if (run.rubric !== undefined) {
       blocks.push(
-        paragraph(`Rubric score ${formatNumber(run.rubric.score, 3)}.`),
+        paragraph(
+          `Rubric score ${formatNumber(run.rubric.score, 3)}.${run.rubric.notes === undefined ? '' : ` Not shown whole: ${run.rubric.notes.join('; ')}.`}`,
+        ),
         table(
           ['leaf', 'requirement', 'grade', 'reason'],
           run.rubric.leaves.map((leaf) => [
             text(leaf.id),
             text(leaf.requirements),
             text(leaf.score),
-            text(leaf.reason),
+            text(
+              leaf.selection === 'picked'
+                ? `${leaf.reason} (files picked by the judge)`
+                : leaf.reason,
+            ),
           ]),
         ),
       );

@@ -6,6 +6,7 @@ import { parseModelSpec } from '../../llm/model-spec.js';
 import { checkRunSelection } from '../../explore/experiments/select-ideas.js';
 import {
   itemStrategies,
+  type JudgeSettings,
   paperStrategy,
   type RoleSpecs,
   type Suite,
@@ -13,6 +14,7 @@ import {
   type SuiteModel,
 } from './suite.js';
 import { SuiteError } from './suite-error.js';
+import { defaultJudgeSamples, defaultJudgeTemperature } from '../judging/judge-score.js';
 import { loadRubric } from '../judging/rubric.js';
 import { suiteFromFolder } from './suite-folder.js';
 import { exploreItemSchema, paperItemSchema, suiteSchema, taskItemSchema } from './suite-schema.js';
@@ -239,6 +241,11 @@ function paperItem(
       fail(file, [...where, 'reference'], `no reference repository folder at ${reference}`);
     }
   }
+  let addendum: string | undefined;
+  if (item.addendum !== undefined) {
+    addendum = resolve(suiteDir, item.addendum);
+    if (!existsSync(addendum)) fail(file, [...where, 'addendum'], `no addendum at ${addendum}`);
+  }
   // paper.md in a folder named after the paper: the folder's name reads better.
   const stem = basename(paper, extname(paper));
   const fallback = ['paper', 'main'].includes(stem) ? basename(dirname(paper)) : stem;
@@ -248,6 +255,7 @@ function paperItem(
     path: paper,
     ...(rubric === undefined ? {} : { rubric }),
     ...(reference === undefined ? {} : { reference }),
+    ...(addendum === undefined ? {} : { addendum }),
   };
 }
 
@@ -353,6 +361,21 @@ function checkRunKeys(file: string, raw: RawSuite, items: SuiteItem[]): void {
   });
 }
 
+/** The suite's judge: section, PaperCoder's protocol where it says nothing. */
+function judgeSettings(raw: RawSuite['judge'], model: string | undefined): JudgeSettings {
+  return {
+    enabled: raw !== undefined,
+    samples: raw?.samples ?? defaultJudgeSamples,
+    temperature: raw?.temperature ?? defaultJudgeTemperature,
+    includeDocs: raw?.include_docs ?? false,
+    ...(model === undefined ? {} : { model }),
+    ...(raw?.context_tokens === undefined ? {} : { contextTokens: raw.context_tokens }),
+    ...(raw?.part_chars === undefined ? {} : { partChars: raw.part_chars }),
+    ...(raw?.paper_chars === undefined ? {} : { paperChars: raw.paper_chars }),
+    ...(raw?.reference_chars === undefined ? {} : { referenceChars: raw.reference_chars }),
+  };
+}
+
 /** The suite's settings for every run: strategies, trials, budgets, paper, judge, sandbox, python. */
 function suiteSettings(
   raw: RawSuite,
@@ -376,11 +399,7 @@ function suiteSettings(
       ...(raw.paper.self_refine === undefined ? {} : { selfRefine: raw.paper.self_refine }),
     },
     starterTrials: raw.starter_trials,
-    judge: {
-      enabled: raw.judge !== undefined,
-      samples: raw.judge?.samples ?? 1,
-      ...(judgeModel === undefined ? {} : { model: judgeModel }),
-    },
+    judge: judgeSettings(raw.judge, judgeModel),
     sandbox: raw.sandbox,
     ...(raw.python === undefined ? {} : { python: resolve(suiteDir, raw.python) }),
   };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Suite, SuiteItem } from './suite.js';
+import { defaultJudgeSamples, defaultJudgeTemperature } from '../judging/judge-score.js';
 import { loadRubric } from '../judging/rubric.js';
 import { SuiteError } from './suite-error.js';
 
@@ -19,7 +20,7 @@ export const configuredModel = 'configured';
  * A folder as a suite: each task folder in it (methodology_description.txt, or an
  * MLAgentBench env/ with scripts/research_problem.txt), each paper file (.pdf, .tex, .md;
  * not README) and each paper folder (paper.md, paper.tex, main.tex or paper.pdf, with a
- * rubric.json beside it graded when there is a judge). One trial of the agent strategy,
+ * rubric.json beside it graded when there is a judge, and its addendum.md). One trial of the agent strategy,
  * with the models the command is given (--model, codify.config.json): a suite file says
  * more.
  */
@@ -38,6 +39,7 @@ export function suiteFromFolder(dir: string): Suite {
       const paper = paperNames.find((name) => existsSync(join(path, name)));
       if (paper !== undefined) {
         const rubric = join(path, 'rubric.json');
+        const addendum = join(path, 'addendum.md');
         // A malformed rubric is reported now, naming the file and the node.
         if (existsSync(rubric)) loadRubric(rubric);
         items.push({
@@ -45,6 +47,7 @@ export function suiteFromFolder(dir: string): Suite {
           name: entry.name,
           path: join(path, paper),
           ...(existsSync(rubric) ? { rubric } : {}),
+          ...(existsSync(addendum) ? { addendum } : {}),
         });
       }
     } else if (
@@ -71,7 +74,12 @@ export function suiteFromFolder(dir: string): Suite {
     budgets: {},
     paper: {},
     starterTrials: 3,
-    judge: { enabled: false, samples: 1 },
+    judge: {
+      enabled: false,
+      samples: defaultJudgeSamples,
+      temperature: defaultJudgeTemperature,
+      includeDocs: false,
+    },
     sandbox: 'bubblewrap',
   };
 }

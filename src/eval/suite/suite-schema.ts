@@ -40,6 +40,8 @@ export const paperItemSchema = z
     rubric: z.string().min(1).optional(),
     /** The authors' repository, for PaperCoder's reference-based judge score. */
     reference: z.string().min(1).optional(),
+    /** Clarifications of the paper for its reproduction, shown with the paper to the rubric's judge (PaperBench's addendum). */
+    addendum: z.string().min(1).optional(),
   })
   .strict();
 
@@ -119,8 +121,20 @@ export const suiteSchema = z
     judge: z
       .object({
         model: z.string().min(1).optional(),
-        /** Judge samples averaged for the 1–5 scores. */
-        samples: whole.default(1),
+        /** Judge samples averaged for the 1–5 scores (PaperCoder: 8). */
+        samples: whole.default(8),
+        /** Temperature of the 1–5 score's samples (PaperCoder samples at 1). */
+        temperature: z.number().min(0).max(2).default(1),
+        /** The judge model's context in tokens, when codify does not know it (src/llm/context-windows.ts). */
+        context_tokens: whole.optional(),
+        /** A fixed split: judge the repository in parts of at most this many characters (codify used 40 000 before). */
+        part_chars: whole.optional(),
+        /** Cut the paper to this many characters for the 1–5 score (codify used 60 000 before). */
+        paper_chars: whole.optional(),
+        /** Cut the reference repository to this many characters (codify used 20 000 before). */
+        reference_chars: whole.optional(),
+        /** Judge codify's planning documents (docs/plan.md, docs/design.md, docs/analysis/) with the code, as codify did before. */
+        include_docs: z.boolean().default(false),
       })
       .strict()
       .optional(),

@@ -9,7 +9,15 @@ export type SuiteItem =
       strategies: StrategyName[];
       humanMinutes?: number;
     }
-  | { kind: 'paper'; name: string; path: string; rubric?: string; reference?: string }
+  | {
+      kind: 'paper';
+      name: string;
+      path: string;
+      rubric?: string;
+      reference?: string;
+      /** PaperBench's addendum: clarifications shown with the paper to the rubric's judge. */
+      addendum?: string;
+    }
   | ExploreItem;
 
 /** Papers explored for ideas (`codify explore`), with the options that shape the exploration. */
@@ -59,10 +67,27 @@ export interface Suite {
   budgets: { maxSteps?: number; maxMinutes?: number; maxTokens?: number; maxCostUsd?: number };
   paper: { repairSteps?: number; smokeTimeoutS?: number; selfRefine?: boolean };
   starterTrials: number;
-  /** `enabled`: the suite has a judge: section, so paper runs get PaperCoder's 1–5 scores. */
-  judge: { enabled: boolean; model?: string; samples: number };
+  judge: JudgeSettings;
   sandbox: 'bubblewrap' | 'none';
   python?: string;
+}
+
+/**
+ * How the judge grades paper runs: PaperCoder's protocol by default (8 samples at
+ * temperature 1, the whole paper and repository in one prompt, codify's planning documents
+ * left out); the optional fields bring back fixed cuts and splits.
+ */
+export interface JudgeSettings {
+  /** The suite has a judge: section, so paper runs get PaperCoder's 1–5 scores. */
+  enabled: boolean;
+  model?: string;
+  samples: number;
+  temperature: number;
+  contextTokens?: number;
+  partChars?: number;
+  paperChars?: number;
+  referenceChars?: number;
+  includeDocs: boolean;
 }
 
 /** The strategy label of paper runs, in keys, folders and reports. */

@@ -2,12 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gradeRubric } from '../../../src/eval/judging/grade-rubric.js';
-import { selectRelevantFiles } from '../../../src/eval/judging/relevant-files.js';
 import { type LeafGrade, loadRubric, scoreTree } from '../../../src/eval/judging/rubric.js';
-import { scriptedJudge } from '../scripted-judge.js';
 
-/** A PaperBench-style tree: root(weights 3 and 1) → method(2 leaves, weights 1 and 3), results(1 leaf). */
+/** A PaperBench-style tree (test/grading/grade-rubric.test.ts grades the same tree): root(weights 3 and 1) → method(2 leaves, weights 1 and 3), results(1 leaf). */
 const rubricJson = {
   id: 'root',
   requirements: 'The paper is reproduced.',
@@ -108,68 +105,5 @@ describe('rubric trees', () => {
     expect(() => loadRubric(rubricFile(negative))).toThrow(
       /\(root\)\.sub_tasks\[1\]: "weight" must be a number ≥ 0/,
     );
-  });
-
-  it('are graded leaf by leaf by the judge, invalid answers asked again, and scored', async () => {
-    const judge = scriptedJudge((request, attempt) => {
-      const leaf = (request.label ?? '').replace('rubric ', '');
-      if (leaf === 'mix-labels' && attempt === 1)
-        return '```json\n{"score": 2, "reason": "half"}\n```';
-      const score = leaf === 'results' ? 0 : 1;
-      return `\`\`\`json\n{"score": ${score}, "reason": "decided by ${leaf}"}\n\`\`\``;
-    });
-    const files = [
-      { path: 'README.md', content: 'How to run.' },
-      {
-        path: 'train.py',
-        content: 'lam = rng.beta(alpha, alpha)\nx = lam * x1 + (1 - lam) * x2\n',
-      },
-    ];
-    const { tree, grades } = await gradeRubric({
-      rubric: loadRubric(rubricFile(rubricJson)),
-      title: 'mixup',
-      files,
-      outputs: 'accuracy: 0.97',
-      judge,
-      item: 'mixup',
-      runDir: '/r',
-    });
-    // method = (1 + 3)/4 = 1; root = (3·1 + 1·0)/4 = 0.75
-    expect(tree.score).toBe(0.75);
-    expect(grades.map((entry) => [entry.id, entry.score])).toEqual([
-      ['mix-inputs', 1],
-      ['mix-labels', 1],
-      ['results', 0],
-    ]);
-    expect(grades[0]?.reason).toBe('decided by mix-inputs');
-    expect(grades[0]?.files[0]).toBe('train.py');
-    // mix-labels was asked twice: the first answer's score 2 is not a grade.
-    expect(judge.requests.filter((request) => request.label === 'rubric mix-labels')).toHaveLength(
-      2,
-    );
-    expect(judge.requests.every((request) => request.role === 'judge')).toBe(true);
-    const resultPrompt = judge.requests.find((request) => request.label === 'rubric results')
-      ?.messages[0]?.content;
-    expect(resultPrompt).toContain('accuracy: 0.97');
-    expect(resultPrompt).toContain('The paper is reproduced.');
-  });
-});
-
-describe('selectRelevantFiles', () => {
-  it("puts the files that share the requirement's words first and fits the budget", () => {
-    const files = [
-      { path: 'utils.py', content: 'def log(): pass\n'.repeat(50) },
-      { path: 'model.py', content: 'class Encoder: attention heads\n'.repeat(20) },
-      { path: 'data.py', content: 'def load(): return digits\n' },
-    ];
-    const { shown, named } = selectRelevantFiles(
-      'The encoder uses attention heads on the digits data',
-      files,
-      700,
-    );
-    expect(shown[0]?.path).toBe('model.py');
-    expect(shown[1]?.path).toBe('data.py');
-    expect(shown.reduce((sum, file) => sum + file.content.length, 0)).toBeLessThan(800);
-    expect([...shown.map((file) => file.path), ...named]).toContain('utils.py');
   });
 });

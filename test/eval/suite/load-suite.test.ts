@@ -88,6 +88,36 @@ models:
     ]);
   });
 
+  it("judges by PaperCoder's protocol unless the judge: section names today's cuts", () => {
+    const items = `items:\n  - paper: paper.md\n    addendum: addendum.md\nmodels:\n  - name: m\n    model: openai:gpt-4o-mini\n`;
+    const file = suiteFile(`${items}judge: {}\n`);
+    writeFileSync(join(file, '..', 'addendum.md'), 'Use alpha 0.2.\n');
+    const suite = loadSuite(file);
+    expect(suite.judge).toEqual({
+      enabled: true,
+      samples: 8,
+      temperature: 1,
+      includeDocs: false,
+    });
+    expect(suite.items[0]).toMatchObject({ addendum: join(file, '..', 'addendum.md') });
+    const old = suiteFile(
+      `items:\n  - paper: paper.md\nmodels:\n  - name: m\n    model: openai:gpt-4o-mini\njudge: { samples: 1, temperature: 0.2, part_chars: 40000, paper_chars: 60000, reference_chars: 20000, include_docs: true, context_tokens: 32000 }\n`,
+    );
+    expect(loadSuite(old).judge).toEqual({
+      enabled: true,
+      samples: 1,
+      temperature: 0.2,
+      partChars: 40_000,
+      paperChars: 60_000,
+      referenceChars: 20_000,
+      includeDocs: true,
+      contextTokens: 32_000,
+    });
+    expect(() => loadSuite(suiteFile(items.replace('addendum.md', 'nowhere.md')))).toThrow(
+      /no addendum at .*nowhere\.md/,
+    );
+  });
+
   it('reads JSON suites too', () => {
     const file = suiteFile(
       JSON.stringify({ items: [{ task: 'task-a' }], models: [{ name: 'm', model: 'openai:x' }] }),

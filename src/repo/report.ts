@@ -87,17 +87,31 @@ function environmentLines(environment: RepositoryEnvironment | undefined): strin
   const lines = [
     '',
     `Environment: a virtual environment at ${environment.venv}, used by the smoke run and the tests.`,
+    environment.constraints === undefined
+      ? '- The packages the interpreter provides could not be listed, so pip ran without constraints.'
+      : `- pip ran under ${environment.constraints.path}: the ${environment.constraints.pinned} packages the interpreter provides, pinned at their installed versions.`,
+    ...(environment.conflicts ?? []).map(
+      (conflict) =>
+        `- **Not installed: ${conflict.requirement}** — no version fits the pinned packages (${conflict.reason}).`,
+    ),
   ];
+  // A requirement left out for a conflict is named above; its install line lists the rest.
+  const conflicted = new Set((environment.conflicts ?? []).map((conflict) => conflict.requirement));
   const installs = [
-    { what: 'the run requirements', outcome: environment.install, names: environment.requirements },
+    {
+      what: 'the run requirements',
+      outcome: environment.install,
+      wanted: environment.requirements,
+    },
     {
       what: 'the test requirements',
       outcome: environment.testInstall,
-      names: environment.testRequirements,
+      wanted: environment.testRequirements,
     },
   ];
-  for (const { what, outcome, names } of installs) {
-    if (outcome === undefined) continue;
+  for (const { what, outcome, wanted } of installs) {
+    const names = wanted.filter((name) => !conflicted.has(name));
+    if (outcome === undefined || names.length === 0) continue;
     lines.push(
       outcome.ok
         ? `- \`pip install ${names.join(' ')}\` (${what}) succeeded.`

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeInterpreter } from '../sandbox/interpreters.js';
+import type { Sandbox } from '../sandbox/types.js';
 import type { Plan } from './planning.js';
 import { committedStage, type RepoWork } from './repo-work.js';
 import { runRepositoryTests, type TestRun } from './repository-tests.js';
@@ -11,6 +12,7 @@ import {
   type RequiredPackage,
 } from './requirements.js';
 import { describeConflict } from './pip-conflict.js';
+import { RunOutputs } from './run-outputs.js';
 import { verifyRepository, type Repairer, type VerifyOutcome } from './verify.js';
 import { prepareRepositoryEnvironment, type RepositoryEnvironment } from './virtual-environment.js';
 
@@ -170,9 +172,12 @@ async function verifyStage(
 ): Promise<{ verify: VerifyOutcome; tests?: TestRun }> {
   const { options, run, repoDir } = work;
   const repairer = options.makeRepairer?.(repoDir, plan, interpreter);
+  // The smoke run and the tests are watched for what they write; repair is not.
+  const outputs = work.git ? new RunOutputs(repoDir) : undefined;
+  const sandbox = outputs?.watch(options.sandbox) ?? options.sandbox;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const verify = await verifyRepository({
-    sandbox: options.sandbox,
+    sandbox,
     repoDir,
     entryPoint: plan.logic.entryPoint,
     interpreter,
@@ -196,9 +201,29 @@ async function verifyStage(
         blocked: smoke.blocked,
       }),
   });
-  if (testFiles.length === 0) return { verify };
+  const tests =
+    testFiles.length === 0 ? undefined : await testStep(work, sandbox, interpreter, testFiles);
+  const excluded = (await outputs?.exclude()) ?? [];
+  if (excluded.length > 0)
+    run.emit({
+      type: 'log',
+      level: 'info',
+      message: `kept out of the repository's history (.git/info/exclude), as outputs of the runs: ${excluded.join(', ')}`,
+    });
+  return tests === undefined ? { verify } : { verify, tests };
+}
+
+/** The repository's own tests, after the smoke run. */
+async function testStep(
+  work: RepoWork,
+  sandbox: Sandbox,
+  interpreter: string,
+  testFiles: string[],
+): Promise<TestRun> {
+  const { options, run, repoDir } = work;
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
   const tests = await runRepositoryTests({
-    sandbox: options.sandbox,
+    sandbox,
     repoDir,
     files: testFiles,
     interpreter,
@@ -219,5 +244,5 @@ async function verifyStage(
     outputPath: tests.outputPath,
     blocked: [],
   });
-  return { verify, tests };
+  return tests;
 }

@@ -7,7 +7,10 @@ export interface RepoReport {
   title: string;
   repository: string;
   entryPoint: string;
+  /** The source files (text), by lines. */
   files: { path: string; lines: number }[];
+  /** Files that are not text, by size; absent when there are none. */
+  binaryFiles?: { path: string; bytes: number }[];
   stages: StageRow[];
   totals: StageUsage;
   verify: VerifyOutcome | { ok: false; summary: string; skipped: true };
@@ -57,6 +60,7 @@ export function renderReport(report: RepoReport): string {
     '| file | lines |',
     '|---|---|',
     ...fileRows,
+    ...binaryLines(report.binaryFiles),
     '',
     report.droppedConfigKeys.length > 0
       ? `Config keys left out because their quote is not in the paper: ${report.droppedConfigKeys.join(', ')}.`
@@ -139,4 +143,10 @@ function testLines(tests: TestRun | undefined): string[] {
     '',
     `**Tests: ${outcome}**${counts} — \`${tests.command}\` in ${(tests.durationMs / 1000).toFixed(1)} s (output: ${tests.outputPath})${tests.note === undefined ? '' : `; ${tests.note}`}.`,
   ];
+}
+
+function binaryLines(binaryFiles: RepoReport['binaryFiles']): string[] {
+  if (binaryFiles === undefined || binaryFiles.length === 0) return [];
+  const sizes = binaryFiles.map((file) => `${file.path} (${(file.bytes / 1024).toFixed(1)} KB)`);
+  return ['', `Files that are not source: ${sizes.join(', ')}.`];
 }

@@ -61,7 +61,6 @@ const answers = {
   'generate main.py': `\`\`\`python\n${writesOutputs}raise SystemExit("config key missing: model.factor")\n\`\`\``,
   readme:
     '# Halving\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
-  repair: 'Rewrite main.py to read the factor and add helpers.py.',
 };
 
 const cleanups: (() => void)[] = [];
@@ -86,35 +85,24 @@ describe('the repository as a researcher would commit it', () => {
   it('a smoke run with repair leaves git status clean; the verify commit holds the repairs only', async () => {
     const { run, events, remove } = fakeRun();
     cleanups.push(remove);
-    const models = labelledCaller(answers, run);
     const result = await paperToRepository({
       paperText: paper,
       title: 'Halving',
-      models,
+      models: labelledCaller(answers, run),
       run,
       sandbox: await createSandbox('bubblewrap'),
       interpreter: '/usr/bin/python3',
       limits: { ...defaultLimits, timeoutMs: 60_000 },
       selfRefine: false,
       repairBudgetSteps: 4,
-      makeRepairer: (repoDir) => async () => {
-        // Repair asks the model twice, as the research agent would, then edits two files.
-        await models.call({
-          role: 'agent',
-          messages: [{ role: 'user', content: 'fix' }],
-          label: 'repair 1',
-        });
-        await models.call({
-          role: 'agent',
-          messages: [{ role: 'user', content: 'fix' }],
-          label: 'repair 2',
-        });
+      makeRepairer: (repoDir) => () => {
+        // Repair edits two files; the outputs of the failed run lie around it.
         writeFileSync(join(repoDir, 'helpers.py'), 'FACTOR = 0.5\n');
         writeFileSync(
           join(repoDir, 'main.py'),
           `${writesOutputs}from helpers import FACTOR\nprint("halved:", FACTOR)\n`,
         );
-        return { steps: 2 };
+        return Promise.resolve({ steps: 2 });
       },
     });
     const repo = result.repository;
@@ -146,6 +134,13 @@ describe('the repository as a researcher would commit it', () => {
     expect(exclude).toContain('/results.json');
     expect(exclude).toContain('/weights.bin');
     expect(exclude).not.toContain('helpers.py');
+    // The report's file table lists the repository's source, not what the runs left.
+    const listed = result.report.files.map((file) => file.path);
+    expect(listed).toContain('helpers.py');
+    expect(listed).toContain('.gitignore');
+    expect(listed).not.toContain('results.json');
+    expect(listed).not.toContain('checkpoints/model.ckpt');
+    expect(result.report.binaryFiles).toBeUndefined();
     const logged = events.flatMap((event) => (event.type === 'log' ? [event.message] : []));
     expect(logged.some((message) => message.includes('results.json, weights.bin'))).toBe(true);
   });

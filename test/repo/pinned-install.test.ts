@@ -1,10 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paperToRepository } from '../../src/repo/pipeline.js';
 import { renderReport } from '../../src/repo/report.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { defaultLimits } from '../../src/sandbox/types.js';
 import { prepareRepositoryEnvironment } from '../../src/repo/virtual-environment.js';
+import { fakeRun } from './fake-run.js';
+import { labelledCaller } from './scripted-paper-model.js';
 
 /**
  * A fake package index (a folder of wheels, pip with --no-index --find-links) holding two
@@ -140,5 +145,87 @@ describe('the virtual environment keeps what the interpreter provides', () => {
       '**Not installed: probe-new** — no version fits the pinned packages',
     );
     expect(markdown).toContain('`pip install probe-user` (the run requirements) succeeded.');
+  }, 180_000);
+});
+
+const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+
+const paperAnswers = (main: string) => ({
+  'plan-overall':
+    '## Method\nprobe\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
+  'plan-architecture': json({
+    implementationApproach: 'plain Python',
+    files: [{ path: 'main.py', purpose: 'entry point' }],
+    classDiagram: 'classDiagram\n  class Main',
+    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+  }),
+  'plan-logic': json({
+    requiredPackages: [
+      { name: 'probe-user', importName: 'probe_user' },
+      { name: 'probe-new', importName: 'probe_new' },
+    ],
+    fileLogic: [{ path: 'main.py', logic: 'prints the versions' }],
+    order: ['main.py'],
+    sharedKnowledge: 'none',
+    entryPoint: 'main.py',
+  }),
+  'plan-config': json({
+    entries: [{ key: 'model.factor', value: 2, evidence: 'with a factor of 2' }],
+    smokeOverrides: [{ key: 'model.factor', value: 1 }],
+  }),
+  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
+  'generate main.py': `\`\`\`python\n${main}\n\`\`\``,
+  readme:
+    '# Probe\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
+});
+
+describe('verify with an interpreter that is a virtual environment', () => {
+  it('installs what fits, runs the smoke run in the sandbox on the interpreter’s own packages, and tells repair of the conflict', async () => {
+    const { run, remove } = fakeRun();
+    const repairs: string[] = [];
+    try {
+      const result = await paperToRepository({
+        paperText: 'We probe with a factor of 2.',
+        title: 'Probe',
+        models: labelledCaller(
+          paperAnswers(
+            'import probe_base, probe_user, probe_new\nprint(probe_base.VERSION, probe_user.VERSION)',
+          ),
+        ),
+        run,
+        sandbox: await createSandbox('bubblewrap'),
+        interpreter: '/usr/bin/python3',
+        limits: { ...defaultLimits, timeoutMs: 60_000 },
+        selfRefine: false,
+        repairBudgetSteps: 2,
+        pipEnvironment: pipEnvironment(),
+        chooseInterpreter: () =>
+          Promise.resolve({ path: base, missing: ['probe_user', 'probe_new'] }),
+        makeRepairer: (repoDir) => (failure) => {
+          repairs.push(failure.outputTail);
+          writeFileSync(
+            join(repoDir, 'main.py'),
+            'import probe_base, probe_user\nprint("versions", probe_base.VERSION, probe_user.VERSION, probe_base.__file__)\n',
+          );
+          return Promise.resolve({ steps: 1 });
+        },
+      });
+      expect(result.report.environment?.conflicts?.map((conflict) => conflict.requirement)).toEqual(
+        ['probe-new'],
+      );
+      expect(repairs).toHaveLength(1);
+      expect(repairs[0]).toMatch(
+        /^Environment: probe-new was not installed: no version of it fits/,
+      );
+      expect(repairs[0]).toContain("No module named 'probe_new'");
+      expect(result.report.verify.ok).toBe(true);
+      // Inside the sandbox: probe-base from the interpreter's own venv, probe-user 1.0 beside it.
+      const smoke = readFileSync(join(run.dir, 'outputs', 'smoke-2.txt'), 'utf8');
+      expect(smoke).toContain('versions 1.0 1.0');
+      expect(smoke).toContain(join(root, 'interpreter'));
+      expect(readFileSync(result.reportPath, 'utf8')).toContain('**Not installed: probe-new**');
+    } finally {
+      remove();
+    }
   }, 180_000);
 });

@@ -188,8 +188,9 @@ async function pinInstalled(
   python: string,
   dir: string,
 ): Promise<{ path: string; pinned: number } | undefined> {
+  // Without its base's packages the environment still works (as before); pins still hold.
+  await inheritBaseEnvironment(base, python).catch(() => undefined);
   try {
-    await inheritBaseEnvironment(base, python);
     const path = join(dir, 'constraints.txt');
     return { path, pinned: writeConstraints(path, await inheritedPackages(python)) };
   } catch {

@@ -76,22 +76,50 @@ export class RunOutputs {
 
   /**
    * Excludes the runs' outputs and any binary file left untracked (a checkpoint the repair's
-   * own runs wrote); returns the paths excluded, sorted.
+   * own runs wrote); returns what was excluded, sorted: a top-level folder whole (`data/`)
+   * when it holds nothing tracked and nothing else untracked, else each file.
    */
   async exclude(): Promise<string[]> {
     const untracked = await untrackedFiles(this.repoDir).catch(() => []);
-    const outputs = untracked
-      .filter((path) => this.found.has(path) || isBinary(join(this.repoDir, path)))
-      .sort();
-    if (outputs.length === 0) return outputs;
+    const outputs = untracked.filter(
+      (path) => this.found.has(path) || isBinary(join(this.repoDir, path)),
+    );
+    if (outputs.length === 0) return [];
+    const excluded = foldFolders(outputs, untracked, await trackedFiles(this.repoDir));
     mkdirSync(join(this.repoDir, '.git', 'info'), { recursive: true });
     appendFileSync(
       join(this.repoDir, '.git', 'info', 'exclude'),
-      `# written by codify's smoke run and tests, not source\n${outputs.map(escapePattern).join('\n')}\n`,
+      `# written by codify's smoke run and tests, not source\n${excluded.map(escapePattern).join('\n')}\n`,
     );
-    return outputs;
+    return excluded;
   }
 }
 
-/** A path as a gitignore pattern matching exactly that file from the repository root. */
+async function trackedFiles(repoDir: string): Promise<string[]> {
+  const listed = await run('git', ['-C', repoDir, '-c', 'core.fsmonitor=false', 'ls-files', '-z'], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch(() => ({ stdout: '' }));
+  return listed.stdout.split('\0').filter((path) => path !== '');
+}
+
+/**
+ * A data set a run downloaded is thousands of files: its top-level folder stands for them
+ * (`data/`) when nothing in it is tracked or untracked source. Other outputs stay one by one.
+ */
+function foldFolders(outputs: string[], untracked: string[], tracked: string[]): string[] {
+  const top = (path: string) => (path.includes('/') ? path.split('/')[0] : undefined);
+  const outputSet = new Set(outputs);
+  const mixed = new Set([
+    ...tracked.map(top),
+    ...untracked.filter((path) => !outputSet.has(path)).map(top),
+  ]);
+  const folded = new Set<string>();
+  for (const path of outputs) {
+    const folder = top(path);
+    folded.add(folder !== undefined && !mixed.has(folder) ? `${folder}/` : path);
+  }
+  return [...folded].sort();
+}
+
+/** A path as a gitignore pattern anchored at the repository root (`data/` stays a folder). */
 const escapePattern = (path: string) => `/${path.replace(/([\\*?[\]!# ])/g, '\\$1')}`;

@@ -27,6 +27,10 @@ open("model.pt", "wb").write(b"\\x00" * 1024)
 open("weights.bin", "wb").write(b"\\x00\\x01" * 512)
 open("results.json", "w").write(json.dumps({"halved": 0.5}))
 open("train.log", "w").write("epoch 1\\n")
+os.makedirs("data/raw", exist_ok=True)
+for part in range(3):
+    open("data/raw/part%d.csv" % part, "w").write("x,y\\n1,2\\n")
+open("docs/run-notes.md", "w").write("a note the run wrote beside tracked docs\\n")
 `;
 
 const answers = {
@@ -121,6 +125,8 @@ describe('the repository as a researcher would commit it', () => {
       'weights.bin',
       'results.json',
       'train.log',
+      'data/raw/part0.csv',
+      'docs/run-notes.md',
     ])
       expect(everCommitted).not.toContain(output);
     expect(git(repo, 'log', '-1', '--format=%s')).toBe('verify: repairs after the smoke run\n');
@@ -133,6 +139,9 @@ describe('the repository as a researcher would commit it', () => {
     const exclude = readFileSync(join(repo, '.git', 'info', 'exclude'), 'utf8');
     expect(exclude).toContain('/results.json');
     expect(exclude).toContain('/weights.bin');
+    // A folder the runs wrote whole is excluded as one; one beside tracked files file by file.
+    expect(exclude).toMatch(/^\/data\/$/m);
+    expect(exclude).toMatch(/^\/docs\/run-notes\.md$/m);
     expect(exclude).not.toContain('helpers.py');
     // The report's file table lists the repository's source, not what the runs left.
     const listed = result.report.files.map((file) => file.path);
@@ -142,6 +151,10 @@ describe('the repository as a researcher would commit it', () => {
     expect(listed).not.toContain('checkpoints/model.ckpt');
     expect(result.report.binaryFiles).toBeUndefined();
     const logged = events.flatMap((event) => (event.type === 'log' ? [event.message] : []));
-    expect(logged.some((message) => message.includes('results.json, weights.bin'))).toBe(true);
+    expect(
+      logged.some((message) =>
+        message.includes('data/, docs/run-notes.md, results.json, weights.bin'),
+      ),
+    ).toBe(true);
   });
 });

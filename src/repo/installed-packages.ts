@@ -7,11 +7,13 @@ const run = promisify(execFile);
 
 /**
  * Lists every distribution the environment inherits (not its own pip and setuptools from
- * ensurepip), the first on sys.path winning as an import would; prints JSON name → version.
+ * ensurepip; its own too with the argument "own"), the first on sys.path winning as an
+ * import would; prints JSON name → version.
  */
-const listInherited = `
+const listInstalled = `
 import importlib.metadata as metadata, json, os, re, sys
-own = os.path.realpath(sys.prefix) + os.sep if sys.prefix != sys.base_prefix else None
+inherited_only = sys.prefix != sys.base_prefix and "own" not in sys.argv[1:]
+own = os.path.realpath(sys.prefix) + os.sep if inherited_only else None
 found = {}
 for dist in metadata.distributions():
     name = dist.metadata["Name"]
@@ -44,9 +46,16 @@ export const normalizePackageName = (name: string): string =>
     .toLowerCase()
     .replace(/[-_.]+/g, '-');
 
-/** Name → version of what `python` has installed, as its environment inherits it. */
-export async function inheritedPackages(python: string): Promise<Map<string, string>> {
-  const { stdout } = await run(python, ['-c', listInherited], { timeout: 60_000 });
+/**
+ * Name → version of what `python` has installed: what its environment inherits, and with
+ * `own` what was installed into it as well.
+ */
+export async function installedPackages(
+  python: string,
+  options: { own?: boolean } = {},
+): Promise<Map<string, string>> {
+  const args = ['-c', listInstalled, ...(options.own === true ? ['own'] : [])];
+  const { stdout } = await run(python, args, { timeout: 60_000 });
   const parsed = JSON.parse(stdout) as Record<string, string>;
   return new Map(Object.entries(parsed));
 }

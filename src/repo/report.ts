@@ -93,7 +93,7 @@ function environmentLines(environment: RepositoryEnvironment | undefined): strin
     `Environment: a virtual environment at ${environment.venv}, used by the smoke run and the tests.`,
     environment.constraints === undefined
       ? '- The packages the interpreter provides could not be listed, so pip ran without constraints.'
-      : `- pip ran under ${environment.constraints.path}: the ${environment.constraints.pinned} packages the interpreter provides, pinned at their installed versions.`,
+      : `- pip ran under ${environment.constraints.path}: the packages the interpreter provides (and, for the test requirements, what the run requirements added) pinned at their installed versions, ${environment.constraints.pinned} in all.`,
     ...(environment.conflicts ?? []).map(
       (conflict) =>
         `- **Not installed: ${conflict.requirement}** — no version fits the pinned packages (${conflict.reason}).`,

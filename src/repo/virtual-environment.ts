@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { throwIfStopped } from '../errors/run-stopped.js';
 import {
   inheritBaseEnvironment,
-  inheritedPackages,
+  installedPackages,
   writeConstraints,
 } from './installed-packages.js';
 import { conflictReason, isResolutionConflict, type PipConflict } from './pip-conflict.js';
@@ -34,7 +34,8 @@ export interface RepositoryEnvironment {
   testRequirements: string[];
   /**
    * The constraints file every install ran under: each package the interpreter provides,
-   * pinned at its installed version. Absent when they could not be listed.
+   * pinned at its installed version (for the test install, what the run install added
+   * too). Absent when they could not be listed.
    */
   constraints?: { path: string; pinned: number };
   /**
@@ -159,6 +160,9 @@ export async function prepareRepositoryEnvironment(
     options.requirements.length > 0
       ? await installCompatible(pipInstall, options.requirements, options.signal)
       : undefined;
+  // What the run install added is pinned too: the tests' packages must not replace it.
+  if (run !== undefined && constraints !== undefined && testRequirements.length > 0)
+    constraints.pinned = await pinAgain(python, constraints.path, constraints.pinned);
   const tests =
     testRequirements.length > 0
       ? await installCompatible(pipInstall, testRequirements, options.signal)
@@ -192,9 +196,18 @@ async function pinInstalled(
   await inheritBaseEnvironment(base, python).catch(() => undefined);
   try {
     const path = join(dir, 'constraints.txt');
-    return { path, pinned: writeConstraints(path, await inheritedPackages(python)) };
+    return { path, pinned: writeConstraints(path, await installedPackages(python)) };
   } catch {
     return undefined;
+  }
+}
+
+/** The constraints rewritten with the environment's own packages; the old count if that fails. */
+async function pinAgain(python: string, path: string, pinned: number): Promise<number> {
+  try {
+    return writeConstraints(path, await installedPackages(python, { own: true }));
+  } catch {
+    return pinned;
   }
 }
 

@@ -39,6 +39,9 @@ wheel(folder, "probe-base", "2.0", [])
 wheel(folder, "probe-user", "1.0", ["probe-base>=1.0"])
 wheel(folder, "probe-user", "2.0", ["probe-base>=2.0"])
 wheel(folder, "probe-new", "1.0", ["probe-base>=2.0"])
+wheel(folder, "probe-lib", "1.0", [])
+wheel(folder, "probe-lib", "2.0", [])
+wheel(folder, "probe-tool", "1.0", ["probe-lib>=2.0"])
 `;
 
 let root = '';
@@ -117,6 +120,23 @@ describe('the virtual environment keeps what the interpreter provides', () => {
     ]);
     expect(environment.conflicts?.[0]?.reason).toContain('probe-base==1.0');
     expect(versionIn(environment.interpreter, 'probe_base')).toBe('1.0');
+  }, 120_000);
+
+  it('keeps what the run install added when the test install comes', async () => {
+    const environment = await prepareRepositoryEnvironment({
+      base,
+      dir: join(root, 'tests-after-run'),
+      requirements: ['probe-lib<2'],
+      testRequirements: ['probe-tool'],
+      pipEnvironment: pipEnvironment(),
+      installTimeoutMs: 120_000,
+    });
+    expect(environment.install?.ok).toBe(true);
+    expect(environment.conflicts?.map((conflict) => conflict.requirement)).toEqual(['probe-tool']);
+    expect(versionIn(environment.interpreter, 'probe_lib')).toBe('1.0');
+    const constraints = readFileSync(environment.constraints?.path ?? '', 'utf8');
+    expect(constraints).toContain('probe-lib==1.0');
+    expect(constraints).toContain('probe-base==1.0');
   }, 120_000);
 
   it('reports an impossible requirement and installs the others without it', async () => {

@@ -16,13 +16,14 @@ inherited_only = sys.prefix != sys.base_prefix and "own" not in sys.argv[1:]
 own = os.path.realpath(sys.prefix) + os.sep if inherited_only else None
 found = {}
 for dist in metadata.distributions():
-    name = dist.metadata["Name"]
-    if not name:
+    try:
+        name, version = dist.metadata["Name"], dist.version
+        place = os.path.realpath(str(dist.locate_file(""))) + os.sep
+    except Exception:
+        continue  # a broken install's metadata: pip would not see it either
+    if not name or not version or (own is not None and place.startswith(own)):
         continue
-    place = os.path.realpath(str(dist.locate_file(""))) + os.sep
-    if own is not None and place.startswith(own):
-        continue
-    found.setdefault(re.sub(r"[-_.]+", "-", name).lower(), dist.version)
+    found.setdefault(re.sub(r"[-_.]+", "-", name).lower(), version)
 print(json.dumps(found))
 `;
 

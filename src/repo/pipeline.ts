@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/codify-error.js';
 import { signalledCaller } from '../llm/signalled-caller.js';
+import { readEvents } from '../runs/read-events.js';
 import { Stages } from '../runs/stages.js';
 import type { CondensedPaper } from './condensed-paper.js';
 import { initRepository, restoreLastCommit } from './git.js';
 import type { Plan } from './planning.js';
 import { committedStage, type PaperToRepoOptions, type RepoWork } from './repo-work.js';
 import { renderReport, type RepoReport } from './report.js';
+import { repositoryFiles } from './repository-files.js';
 import { stageRows, sumStages } from './stage-table.js';
 import { checkRepository, type Checked } from './verify-stage.js';
 import {
@@ -102,6 +104,12 @@ async function openRepository(options: PaperToRepoOptions): Promise<RepoWork> {
   };
 }
 
+/** The report's file table: source files by lines; binaries apart, by size. */
+function sourceAndBinaryFiles(work: RepoWork): Pick<RepoReport, 'files' | 'binaryFiles'> {
+  const { files, binaryFiles } = repositoryFiles(work.repoDir, work.git);
+  return binaryFiles.length === 0 ? { files } : { files, binaryFiles };
+}
+
 /** report.json, report.md and plan.json in the run folder. */
 function writeReport(
   work: RepoWork,
@@ -111,12 +119,13 @@ function writeReport(
   checked: Checked,
 ): PaperToRepoResult {
   const { run, options } = work;
-  const stages = stageRows(work.stages.records, run.earlier, work.commits);
+  // The whole log, earlier processes included: the table adds up to the run's totals.
+  const stages = stageRows(work.stages.records, readEvents(run.dir).events, work.commits);
   const report: RepoReport = {
     title: options.title,
     repository: work.repoDir,
     entryPoint: plan.logic.entryPoint,
-    files: listFiles(work.repoDir),
+    ...sourceAndBinaryFiles(work),
     stages,
     totals: sumStages(stages),
     verify: checked.verify,
@@ -135,24 +144,4 @@ function writeReport(
   writeFileSync(reportPath, renderReport(report));
   writeFileSync(join(run.dir, 'plan.json'), `${JSON.stringify(plan, null, 2)}\n`);
   return { repository: work.repoDir, report, reportPath };
-}
-
-function listFiles(root: string, prefix = ''): { path: string; lines: number }[] {
-  const found: { path: string; lines: number }[] = [];
-  for (const entry of readdirSync(join(root, prefix), { withFileTypes: true })) {
-    if (entry.name === '.git' || entry.name === '__pycache__') continue;
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) found.push(...listFiles(root, path));
-    else found.push({ path, lines: lineCount(join(root, path)) });
-  }
-  return found.sort((first, second) => first.path.localeCompare(second.path));
-}
-
-function lineCount(path: string): number {
-  try {
-    const text = readFileSync(path, 'utf8');
-    return text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-  } catch {
-    return 0;
-  }
 }

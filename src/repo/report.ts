@@ -7,7 +7,10 @@ export interface RepoReport {
   title: string;
   repository: string;
   entryPoint: string;
+  /** The source files (text), by lines. */
   files: { path: string; lines: number }[];
+  /** Files that are not text, by size; absent when there are none. */
+  binaryFiles?: { path: string; bytes: number }[];
   stages: StageRow[];
   totals: StageUsage;
   verify: VerifyOutcome | { ok: false; summary: string; skipped: true };
@@ -57,6 +60,7 @@ export function renderReport(report: RepoReport): string {
     '| file | lines |',
     '|---|---|',
     ...fileRows,
+    ...binaryLines(report.binaryFiles),
     '',
     report.droppedConfigKeys.length > 0
       ? `Config keys left out because their quote is not in the paper: ${report.droppedConfigKeys.join(', ')}.`
@@ -87,17 +91,31 @@ function environmentLines(environment: RepositoryEnvironment | undefined): strin
   const lines = [
     '',
     `Environment: a virtual environment at ${environment.venv}, used by the smoke run and the tests.`,
+    environment.constraints === undefined
+      ? '- The packages the interpreter provides could not be listed, so pip ran without constraints.'
+      : `- pip ran under ${environment.constraints.path}: the packages the interpreter provides (and, for the test requirements, what the run requirements added) pinned at their installed versions, ${environment.constraints.pinned} in all.`,
+    ...(environment.conflicts ?? []).map(
+      (conflict) =>
+        `- **Not installed: ${conflict.requirement}** — no version fits the pinned packages (${conflict.reason}).`,
+    ),
   ];
+  // A requirement left out for a conflict is named above; its install line lists the rest.
+  const conflicted = new Set((environment.conflicts ?? []).map((conflict) => conflict.requirement));
   const installs = [
-    { what: 'the run requirements', outcome: environment.install, names: environment.requirements },
+    {
+      what: 'the run requirements',
+      outcome: environment.install,
+      wanted: environment.requirements,
+    },
     {
       what: 'the test requirements',
       outcome: environment.testInstall,
-      names: environment.testRequirements,
+      wanted: environment.testRequirements,
     },
   ];
-  for (const { what, outcome, names } of installs) {
-    if (outcome === undefined) continue;
+  for (const { what, outcome, wanted } of installs) {
+    const names = wanted.filter((name) => !conflicted.has(name));
+    if (outcome === undefined || names.length === 0) continue;
     lines.push(
       outcome.ok
         ? `- \`pip install ${names.join(' ')}\` (${what}) succeeded.`
@@ -125,4 +143,10 @@ function testLines(tests: TestRun | undefined): string[] {
     '',
     `**Tests: ${outcome}**${counts} — \`${tests.command}\` in ${(tests.durationMs / 1000).toFixed(1)} s (output: ${tests.outputPath})${tests.note === undefined ? '' : `; ${tests.note}`}.`,
   ];
+}
+
+function binaryLines(binaryFiles: RepoReport['binaryFiles']): string[] {
+  if (binaryFiles === undefined || binaryFiles.length === 0) return [];
+  const sizes = binaryFiles.map((file) => `${file.path} (${(file.bytes / 1024).toFixed(1)} KB)`);
+  return ['', `Files that are not source: ${sizes.join(', ')}.`];
 }

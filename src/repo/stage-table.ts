@@ -1,4 +1,4 @@
-import type { CodifyEvent, StageUsage as RunStageUsage } from '../runs/events.js';
+import type { CodifyEvent, EventOf } from '../runs/events.js';
 import type { StageRecord } from '../runs/stages.js';
 
 /** A stage's model usage as the report's table shows it. */
@@ -21,16 +21,6 @@ const emptyUsage = (): StageUsage => ({
   costUsd: 0,
 });
 
-function fromRun(usage: RunStageUsage): StageUsage {
-  return {
-    calls: usage.llmCalls,
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    cachedInputTokens: usage.cachedInputTokens,
-    costUsd: usage.costUsd,
-  };
-}
-
 export function sumStages(stages: StageUsage[]): StageUsage {
   return stages.reduce<StageUsage>(
     (total, stage) => ({
@@ -45,14 +35,27 @@ export function sumStages(stages: StageUsage[]): StageUsage {
   );
 }
 
+/** The row for model calls made while no stage ran, shown only when there were some. */
+export const outsideStages = '(outside stages)';
+
+function addCall(usage: StageUsage, event: EventOf<'llm-end'>): void {
+  usage.calls += 1;
+  usage.inputTokens += event.usage.inputTokens;
+  usage.outputTokens += event.usage.outputTokens;
+  usage.cachedInputTokens += event.usage.cachedInputTokens;
+  usage.costUsd =
+    usage.costUsd === null || event.costUsd === null ? null : usage.costUsd + event.costUsd;
+}
+
 /**
- * What earlier processes of a resumed run spent in each stage: every llm-end between a
- * stage's start and its end (or the process's end, for the stage a kill cut short), and
- * the durations of the stages they finished. A call they completed is answered from the
- * log on resume without a new llm-end, so it is counted here, once.
+ * What each stage spent over the run's whole event log, every process of a resumed run
+ * included: each llm-end goes to the stage that was running (the repair calls of verify
+ * among them; for the stage a kill cut short, up to the process's end), each stage's time
+ * is the sum of its runs. Calls made while no stage ran go to `outsideStages`. The same
+ * llm-end events make the run's totals (run-end), so the two figures are one accounting.
  */
-export function earlierStageSpending(
-  earlier: readonly CodifyEvent[],
+export function stageSpending(
+  events: readonly CodifyEvent[],
 ): Map<string, { usage: StageUsage; durationMs: number }> {
   const spent = new Map<string, { usage: StageUsage; durationMs: number }>();
   const entry = (stage: string) => {
@@ -61,45 +64,43 @@ export function earlierStageSpending(
     return found;
   };
   let open: string | undefined;
-  for (const event of earlier) {
+  for (const event of events) {
     if (event.type === 'stage-start') open = event.stage;
     else if (event.type === 'run-start') open = undefined;
     else if (event.type === 'stage-end') {
       if (event.reused !== true) entry(event.stage).durationMs += event.durationMs ?? 0;
       open = undefined;
-    } else if (event.type === 'llm-end' && open !== undefined) {
-      const usage = entry(open).usage;
-      usage.calls += 1;
-      usage.inputTokens += event.usage.inputTokens;
-      usage.outputTokens += event.usage.outputTokens;
-      usage.cachedInputTokens += event.usage.cachedInputTokens;
-      usage.costUsd =
-        usage.costUsd === null || event.costUsd === null ? null : usage.costUsd + event.costUsd;
-    }
+    } else if (event.type === 'llm-end') addCall(entry(open ?? outsideStages).usage, event);
   }
   return spent;
 }
 
 /**
- * The report's stage table: each stage of the run in order, with every model call made
- * while it ran (repair calls of verify included) in this process and in the ones before a
- * resume, its time and its commit.
+ * The report's stage table from the run's event log: the stages of this process in their
+ * order, then any other stage the log holds, then the calls made outside stages; each with
+ * its calls, tokens, cost, time and commit. The rows add up to the run's totals.
  */
 export function stageRows(
   records: readonly StageRecord[],
-  earlier: readonly CodifyEvent[],
+  events: readonly CodifyEvent[],
   commits: ReadonlyMap<string, string | undefined>,
 ): StageRow[] {
-  const before = earlierStageSpending(earlier);
-  return records.map((record) => {
-    const spent = before.get(record.stage);
-    const usage = sumStages([fromRun(record.usage), ...(spent === undefined ? [] : [spent.usage])]);
-    const commit = commits.get(record.stage);
+  const spent = stageSpending(events);
+  const names = [
+    ...new Set([
+      ...records.map((record) => record.stage),
+      ...[...spent.keys()].filter((stage) => stage !== outsideStages),
+    ]),
+    ...(spent.has(outsideStages) ? [outsideStages] : []),
+  ];
+  return names.map((stage) => {
+    const found = spent.get(stage);
+    const commit = commits.get(stage);
     return {
-      stage: record.stage,
-      durationMs: record.durationMs + (spent?.durationMs ?? 0),
+      stage,
+      durationMs: found?.durationMs ?? 0,
       ...(commit === undefined ? {} : { commit }),
-      ...usage,
+      ...(found?.usage ?? emptyUsage()),
     };
   });
 }

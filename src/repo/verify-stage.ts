@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { probeInterpreter } from '../sandbox/interpreters.js';
+import type { Sandbox } from '../sandbox/types.js';
 import type { Plan } from './planning.js';
 import { committedStage, type RepoWork } from './repo-work.js';
 import { runRepositoryTests, type TestRun } from './repository-tests.js';
@@ -10,7 +11,9 @@ import {
   splitRequirements,
   type RequiredPackage,
 } from './requirements.js';
-import { verifyRepository, type VerifyOutcome } from './verify.js';
+import { describeConflict } from './pip-conflict.js';
+import { RunOutputs } from './run-outputs.js';
+import { verifyRepository, type Repairer, type VerifyOutcome } from './verify.js';
 import { prepareRepositoryEnvironment, type RepositoryEnvironment } from './virtual-environment.js';
 
 export type VerifyResult = VerifyOutcome | { ok: false; summary: string; skipped: true };
@@ -44,8 +47,11 @@ export async function checkRepository(work: RepoWork, plan: Plan): Promise<Check
     wanted.run.length + wanted.test.length > 0 && work.options.installMissing !== false
       ? await installStage(work, runner.path, wanted)
       : undefined;
+  const conflicts = (environment?.conflicts ?? []).map((conflict) =>
+    describeConflict(conflict, runner.path),
+  );
   const checked = await committedStage(work, 'verify', 'repairs after the smoke run', () =>
-    verifyStage(work, plan, environment?.interpreter ?? runner.path, testFiles),
+    verifyStage(work, plan, environment?.interpreter ?? runner.path, testFiles, conflicts),
   );
   return environment === undefined ? checked : { ...checked, environment };
 }
@@ -86,18 +92,32 @@ function installOutcome(
   base: string,
   wanted: { run: string[]; test: string[] },
 ): { ok: boolean; detail: string } {
-  const all = [...wanted.run, ...wanted.test];
+  const conflicts = environment.conflicts ?? [];
+  const conflicted = new Set(conflicts.map((conflict) => conflict.requirement));
   const failed = [
     ...(environment.install?.ok === false ? wanted.run : []),
     ...(environment.testInstall?.ok === false ? wanted.test : []),
+  ].filter((requirement) => !conflicted.has(requirement));
+  const installed = [...wanted.run, ...wanted.test].filter(
+    (requirement) => !conflicted.has(requirement) && !failed.includes(requirement),
+  );
+  if (environment.venv === undefined)
+    return {
+      ok: false,
+      detail: `no virtual environment (${environment.create.outputTail.split('\n').at(-1) ?? ''}); the smoke run uses ${base} as it is`,
+    };
+  const problems = [
+    ...conflicts.map((conflict) => describeConflict(conflict, base)),
+    ...(failed.length > 0
+      ? [
+          `pip could not install ${failed.join(', ')}; the smoke run and tests go ahead and their outcome decides`,
+        ]
+      : []),
   ];
-  const ok = environment.venv !== undefined && failed.length === 0;
-  const detail = ok
-    ? `installed ${all.join(', ')} into ${environment.venv ?? ''}`
-    : environment.venv === undefined
-      ? `no virtual environment (${environment.create.outputTail.split('\n').at(-1) ?? ''}); the smoke run uses ${base} as it is`
-      : `pip could not install ${failed.join(', ')}; the smoke run and tests go ahead and their outcome decides`;
-  return { ok, detail };
+  // What went wrong leads: it is what the stage line and the warning are for.
+  const done =
+    installed.length > 0 ? [`installed ${installed.join(', ')} into ${environment.venv}`] : [];
+  return { ok: problems.length === 0, detail: [...problems, ...done].join('; ') };
 }
 
 /** The install stage: a virtual environment in the run folder with what the interpreter lacks. */
@@ -130,17 +150,34 @@ function installStage(
   );
 }
 
+/**
+ * The repair learns of the requirements that could not be installed beside the
+ * interpreter's packages with the smoke run's output, so that it works with what is there
+ * rather than chase an import error pip cannot fix.
+ */
+function withConflicts(repair: Repairer, conflicts: string[]): Repairer {
+  if (conflicts.length === 0) return repair;
+  const note = conflicts.map((conflict) => `Environment: ${conflict}.`).join('\n');
+  return (failure, stepsLeft) =>
+    repair({ ...failure, outputTail: `${note}\n\n${failure.outputTail}` }, stepsLeft);
+}
+
 /** The verify stage: the smoke run, repaired until it runs or the budget ends, then the tests. */
 async function verifyStage(
   work: RepoWork,
   plan: Plan,
   interpreter: string,
   testFiles: string[],
+  conflicts: string[],
 ): Promise<{ verify: VerifyOutcome; tests?: TestRun }> {
   const { options, run, repoDir } = work;
+  const repairer = options.makeRepairer?.(repoDir, plan, interpreter);
+  // The smoke run and the tests are watched for what they write; repair is not.
+  const outputs = work.git ? new RunOutputs(repoDir) : undefined;
+  const sandbox = outputs?.watch(options.sandbox) ?? options.sandbox;
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   const verify = await verifyRepository({
-    sandbox: options.sandbox,
+    sandbox,
     repoDir,
     entryPoint: plan.logic.entryPoint,
     interpreter,
@@ -149,7 +186,7 @@ async function verifyStage(
     gpu: options.gpu,
     network: options.network ?? false,
     repairBudgetSteps: options.repairBudgetSteps,
-    repair: options.makeRepairer?.(repoDir, plan, interpreter),
+    ...(repairer === undefined ? {} : { repair: withConflicts(repairer, conflicts) }),
     ...signal,
     onRun: (smoke) =>
       run.emit({
@@ -164,9 +201,29 @@ async function verifyStage(
         blocked: smoke.blocked,
       }),
   });
-  if (testFiles.length === 0) return { verify };
+  const tests =
+    testFiles.length === 0 ? undefined : await testStep(work, sandbox, interpreter, testFiles);
+  const excluded = (await outputs?.exclude()) ?? [];
+  if (excluded.length > 0)
+    run.emit({
+      type: 'log',
+      level: 'info',
+      message: `kept out of the repository's history (.git/info/exclude), as outputs of the runs: ${excluded.join(', ')}`,
+    });
+  return tests === undefined ? { verify } : { verify, tests };
+}
+
+/** The repository's own tests, after the smoke run. */
+async function testStep(
+  work: RepoWork,
+  sandbox: Sandbox,
+  interpreter: string,
+  testFiles: string[],
+): Promise<TestRun> {
+  const { options, run, repoDir } = work;
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
   const tests = await runRepositoryTests({
-    sandbox: options.sandbox,
+    sandbox,
     repoDir,
     files: testFiles,
     interpreter,
@@ -187,5 +244,5 @@ async function verifyStage(
     outputPath: tests.outputPath,
     blocked: [],
   });
-  return { verify, tests };
+  return tests;
 }

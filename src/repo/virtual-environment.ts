@@ -2,6 +2,12 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { throwIfStopped } from '../errors/run-stopped.js';
+import {
+  inheritBaseEnvironment,
+  installedPackages,
+  writeConstraints,
+} from './installed-packages.js';
+import { conflictReason, isResolutionConflict, type PipConflict } from './pip-conflict.js';
 
 export interface CommandOutcome {
   ok: boolean;
@@ -26,6 +32,17 @@ export interface RepositoryEnvironment {
   /** The run requirements that were to be installed. */
   requirements: string[];
   testRequirements: string[];
+  /**
+   * The constraints file every install ran under: each package the interpreter provides,
+   * pinned at its installed version (for the test install, what the run install added
+   * too). Absent when they could not be listed.
+   */
+  constraints?: { path: string; pinned: number };
+  /**
+   * Requirements left out because no version of them fits the pinned packages (the rest
+   * were installed without them).
+   */
+  conflicts?: PipConflict[];
 }
 
 const tailOf = (text: string, characters = 2000) =>
@@ -116,7 +133,8 @@ export async function prepareRepositoryEnvironment(
       testRequirements,
     };
   }
-  const pipInstall = (requirements: string[]) =>
+  const constraints = await pinInstalled(options.base, python, options.dir);
+  const pipInstall = (requirements: string[], extra: string[] = []) =>
     runCommand(
       python,
       [
@@ -130,23 +148,102 @@ export async function prepareRepositoryEnvironment(
         '1',
         '--timeout',
         '15',
+        ...(constraints === undefined ? [] : ['--constraint', constraints.path]),
+        ...extra,
         ...requirements,
       ],
       options.installTimeoutMs ?? 600_000,
       options.pipEnvironment,
       options.signal,
     );
-  const install =
-    options.requirements.length > 0 ? await pipInstall(options.requirements) : undefined;
-  const testInstall = testRequirements.length > 0 ? await pipInstall(testRequirements) : undefined;
+  const run =
+    options.requirements.length > 0
+      ? await installCompatible(pipInstall, options.requirements, options.signal)
+      : undefined;
+  // What the run install added is pinned too: the tests' packages must not replace it.
+  if (run !== undefined && constraints !== undefined && testRequirements.length > 0)
+    constraints.pinned = await pinAgain(python, constraints.path, constraints.pinned);
+  const tests =
+    testRequirements.length > 0
+      ? await installCompatible(pipInstall, testRequirements, options.signal)
+      : undefined;
+  const conflicts = [...(run?.conflicts ?? []), ...(tests?.conflicts ?? [])];
   throwIfStopped(options.signal);
   return {
     interpreter: python,
     venv: options.dir,
     create,
-    ...(install === undefined ? {} : { install }),
-    ...(testInstall === undefined ? {} : { testInstall }),
+    ...(run === undefined ? {} : { install: run.outcome }),
+    ...(tests === undefined ? {} : { testInstall: tests.outcome }),
     requirements: options.requirements,
     testRequirements,
+    ...(constraints === undefined ? {} : { constraints }),
+    ...(conflicts.length === 0 ? {} : { conflicts }),
   };
+}
+
+/**
+ * The interpreter's own packages made visible to the environment and written as pip
+ * constraints, so that no install replaces one (NumPy 2 under a torch built for NumPy 1).
+ * Undefined when they cannot be listed: pip then runs without constraints, as before.
+ */
+async function pinInstalled(
+  base: string,
+  python: string,
+  dir: string,
+): Promise<{ path: string; pinned: number } | undefined> {
+  // Without its base's packages the environment still works (as before); pins still hold.
+  await inheritBaseEnvironment(base, python).catch(() => undefined);
+  try {
+    const path = join(dir, 'constraints.txt');
+    return { path, pinned: writeConstraints(path, await installedPackages(python)) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The constraints rewritten with the environment's own packages; the old count if that fails. */
+async function pinAgain(python: string, path: string, pinned: number): Promise<number> {
+  try {
+    return writeConstraints(path, await installedPackages(python, { own: true }));
+  } catch {
+    return pinned;
+  }
+}
+
+type PipInstall = (requirements: string[], extra?: string[]) => Promise<CommandOutcome>;
+
+/**
+ * Installs the requirements under the constraints. pip itself picks an older version of a
+ * requirement when the newest would need a pinned package replaced; when one cannot be met
+ * at all, each is tried alone (`--dry-run`) to find which, and the rest are installed
+ * without them. A failure of another kind (no network) is returned as it is.
+ */
+async function installCompatible(
+  pipInstall: PipInstall,
+  requirements: string[],
+  signal: AbortSignal | undefined,
+): Promise<{ outcome: CommandOutcome; conflicts: PipConflict[] }> {
+  const together = await pipInstall(requirements);
+  if (together.ok || !isResolutionConflict(together.outputTail)) {
+    return { outcome: together, conflicts: [] };
+  }
+  if (requirements.length === 1) {
+    const [requirement = ''] = requirements;
+    return {
+      outcome: together,
+      conflicts: [{ requirement, reason: conflictReason(together.outputTail) }],
+    };
+  }
+  const conflicts: PipConflict[] = [];
+  const compatible: string[] = [];
+  for (const requirement of requirements) {
+    throwIfStopped(signal);
+    const alone = await pipInstall([requirement], ['--dry-run']);
+    if (!alone.ok && isResolutionConflict(alone.outputTail))
+      conflicts.push({ requirement, reason: conflictReason(alone.outputTail) });
+    else compatible.push(requirement);
+  }
+  if (compatible.length === 0 || conflicts.length === 0) return { outcome: together, conflicts };
+  return { outcome: await pipInstall(compatible), conflicts };
 }

@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condensePaper, designTerms, type CondensedPaper } from './condensed-paper.js';
 import { renderConfigYaml } from './config-yaml.js';
 import { reproduceScript, writeReadme } from './environment.js';
 import { analyzeFiles, generateFiles } from './generation.js';
+import { mergeGitignore } from './gitignore.js';
 import { planRepository, renderDesign, type Plan } from './planning.js';
 import { writeRepoFile, type RepoWork } from './repo-work.js';
 import { devRequirementsFile, requirementsFile, splitRequirements } from './requirements.js';
@@ -107,9 +108,18 @@ export async function generateStage(
   return { interfacesUsed };
 }
 
-/** Environment: requirements, reproduce.sh and the README the model writes. */
+/** Environment: requirements, reproduce.sh, .gitignore and the README the model writes. */
 export async function environmentStage(work: RepoWork, plan: Plan): Promise<void> {
   const { design, configs } = designOf(plan);
+  // Before any run: what the smoke run writes is ignored from the first run on. A .gitignore
+  // the model wrote keeps its lines.
+  const gitignore = join(work.repoDir, '.gitignore');
+  writeRepoFile(
+    work,
+    '.gitignore',
+    mergeGitignore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : undefined),
+    'environment',
+  );
   const requirements = splitRequirements(plan);
   writeRepoFile(work, 'requirements.txt', requirementsFile(requirements.run), 'environment');
   if (requirements.test.length > 0)

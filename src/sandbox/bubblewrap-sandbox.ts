@@ -34,7 +34,8 @@ async function runInBubblewrap(
     return failedStart(request, error instanceof Error ? error.message : String(error));
   }
   const command = scriptCommand(workspace, request.script, request.args, request.trace);
-  const extraReadOnly = [layout.prefix, layout.basePrefix];
+  // The interpreter's packages, wherever its path says they are (read-only).
+  const extraReadOnly = [layout.prefix, layout.basePrefix, ...layout.sitePaths];
   if (command.coverPath) extraReadOnly.push(pythonHelpersFolder());
   const devices = request.gpu ? nvidiaDeviceFiles(options.deviceRoot) : [];
   if (request.gpu && devices.length === 0) {

@@ -7,10 +7,21 @@ export interface InterpreterLayout {
   /** sys.prefix and sys.base_prefix (equal outside a virtual environment). */
   prefix: string;
   basePrefix: string;
+  /**
+   * Folders on its sys.path outside both prefixes that site (a `.pth` file) put there, e.g.
+   * the site-packages of another virtual environment; not the user's site or PYTHONPATH.
+   */
+  sitePaths: string[];
 }
 
-const layoutScript =
-  'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix]))';
+const layoutScript = `
+import json, os, site, sys
+prefixes = [os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix)]
+skipped = {"", os.getcwd(), site.getusersitepackages()} | set(os.environ.get("PYTHONPATH", "").split(os.pathsep))
+extra = [p for p in sys.path if p not in skipped and os.path.isdir(p)
+         and not any((os.path.realpath(p) + os.sep).startswith(q) for q in prefixes)]
+print(json.dumps([sys.executable, sys.prefix, sys.base_prefix, extra]))
+`;
 const cache = new Map<string, Promise<InterpreterLayout>>();
 
 function probeLayout(interpreter: string): Promise<InterpreterLayout> {
@@ -25,12 +36,13 @@ function probeLayout(interpreter: string): Promise<InterpreterLayout> {
         return;
       }
       try {
-        const [executable, prefix, basePrefix] = JSON.parse(stdout.trim()) as [
+        const [executable, prefix, basePrefix, sitePaths] = JSON.parse(stdout.trim()) as [
           string,
           string,
           string,
+          string[],
         ];
-        resolve({ executable: executable || interpreter, prefix, basePrefix });
+        resolve({ executable: executable || interpreter, prefix, basePrefix, sitePaths });
       } catch {
         reject(new Error(`The Python interpreter ${interpreter} printed something unexpected.`));
       }

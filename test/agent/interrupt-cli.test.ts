@@ -94,7 +94,7 @@ describe('Ctrl-C and SIGTERM', () => {
       ran: boolean;
       steps: number;
     };
-    expect(after).toMatchObject({ ran: true, steps: 4 });
+    expect(after).toMatchObject({ ran: true, steps: 5 });
   }, 120_000);
 
   it('stop an interactive run waiting for an answer in its run folder, its step kept', async () => {

@@ -194,22 +194,22 @@ describe('codify explore interrupted in its experiments', () => {
       '--root',
       runsRoot,
     ]);
-    // Call 15 of the recording is the second experiment's step-2 plan: its step 1 is done.
+    // Call 17 of the recording is the second experiment's step-2 plan: its step 1 is done.
     const before = await answerFromRecording(
       join(work, 'x-killed-1'),
       first,
-      (index) => index === 14,
+      (index) => index === 16,
     );
     if (before.interruptedAt === undefined) throw new Error((await first.exited).output);
-    expect(before.interruptedAt).toBe(14);
+    expect(before.interruptedAt).toBe(16);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(before.answered).toEqual([...Array(14).keys()]);
+    expect(before.answered).toEqual([...Array(16).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
     // Where a replayed resume would continue: after the exploration's 4 calls, the first
-    // experiment's 7 and the 3 of the second experiment's step 1.
-    expect(callsBeforeResume(killed.exploration)).toBe(14);
+    // experiment's 9 and the 3 of the second experiment's step 1.
+    expect(callsBeforeResume(killed.exploration)).toBe(16);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -219,7 +219,7 @@ describe('codify explore interrupted in its experiments', () => {
     const { status, output } = await second.exited;
     expect(status, output).toBe(0);
     // Only the calls after the second experiment's step 1 were asked again.
-    expect(after.answered).toEqual([14, 15, 16, 17]);
+    expect(after.answered).toEqual([16, 17, 18, 19, 20, 21]);
     expect(lastProcessStages(killed.exploration)).toEqual([
       ['ingest', true],
       ['analysis', true],

@@ -122,7 +122,7 @@ describe('codify resume with a replay: model', () => {
     const replay = await codify(['replay', resumedRun]);
     expect(replay.status, replay.output).toBe(0);
     expect(replay.output).toMatch(/divergence\s+no divergence/);
-    expect(replay.output).toMatch(/model calls\s+9 replayed of 9 recorded/);
+    expect(replay.output).toMatch(/model calls\s+11 replayed of 11 recorded/);
   });
 });
 
@@ -131,7 +131,7 @@ describe('codify replay RUN', () => {
     const { status, output } = await codify(['replay', reference]);
     expect(status, output).toBe(0);
     expect(output).toMatch(/divergence\s+no divergence/);
-    expect(output).toMatch(/model calls\s+9 replayed of 9 recorded/);
+    expect(output).toMatch(/model calls\s+11 replayed of 11 recorded/);
     const root = join(reference, '..');
     const replay = readdirSync(root)
       .map((id) => join(root, id))
@@ -156,17 +156,16 @@ describe('codify replay RUN', () => {
       .split('\n')
       .map((line) => {
         const event = JSON.parse(line) as CodifyEvent;
-        if (event.type !== 'llm-end' || event.callId !== 3) return line;
-        const [first, ...rest] = event.messages;
-        if (first === undefined) return line;
-        const content = first.content.replace('the actions below', 'the tools below');
-        return JSON.stringify({ ...event, messages: [{ ...first, content }, ...rest] });
+        if (event.type !== 'llm-end' || event.callId !== 3 || event.system === undefined)
+          return line;
+        const system = event.system.replace('the actions below', 'the tools below');
+        return JSON.stringify({ ...event, system });
       });
     writeFileSync(log, `${lines.join('\n')}\n`);
     const { status, output } = await codify(['replay', altered]);
     expect(status, output).toBe(1);
     expect(output).toContain(
-      'divergence    replay: call 3 (planner) differs from the recording at messages[0].content',
+      'divergence    replay: call 3 (planner) differs from the recording at system',
     );
     expect(output).toMatch(/recorded "…[^"]*the tools below[^"]*", live "…[^"]*the actions below/);
   });

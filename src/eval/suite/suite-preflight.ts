@@ -29,6 +29,16 @@ export async function checkSuite(suite: Suite, config: CodifyConfig): Promise<vo
     if (item.kind === 'explore') await checkExploreCode(suite, item);
     if (item.kind !== 'task') continue;
     const task = await loadTask(item.path);
+    if (item.seeds.length > 0 && task.seed === undefined) {
+      throw new SuiteError(
+        `${suite.file}: ${item.name}: the suite asks for ${item.seeds.length} seeds but ${task.dir}/task.json declares no seed: add "seed": {"flag": "--seed"} or {"env": "SEED"} (how its starter reads the seed), or give this item seeds: only when it does`,
+      );
+    }
+    if (item.seeds.length > 0 && task.metric === undefined) {
+      throw new SuiteError(
+        `${suite.file}: ${item.name}: the suite asks for seeds but ${task.dir}/task.json declares no metric to compare them on: add "metric"`,
+      );
+    }
     await chooseInterpreter(task, suite.python);
   }
 }

@@ -8,6 +8,11 @@ export type SuiteItem =
       path: string;
       strategies: StrategyName[];
       humanMinutes?: number;
+      /**
+       * Seeds the starter and every final script run on, for a verdict paired by seed; empty
+       * when the suite asks for none (the verdict then rests on repeat runs of one seed).
+       */
+      seeds: number[];
     }
   | { kind: 'paper'; name: string; path: string; rubric?: string; reference?: string }
   | ExploreItem;

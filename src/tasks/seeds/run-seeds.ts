@@ -38,8 +38,11 @@ export interface SeedSummary {
 const round = (value: number) => Math.round(value * 1e9) / 1e9;
 
 export interface RunSeedsInput {
-  /** Where the runs are kept (a JSON list of SeedRun), so a resumed caller does not run them again. */
-  file: string;
+  /**
+   * Where the runs are kept (a JSON list of SeedRun), so a resumed caller does not run them
+   * again; a caller that keeps each seed itself leaves it out.
+   */
+  file?: string;
   /** The folder the script runs in (a run's workspace, or a scratch copy of the task). */
   workspace: string;
   /** The script, relative to the workspace. */
@@ -68,7 +71,8 @@ export interface RunSeedsInput {
  * seeded verdicts both run their seeds here.
  */
 export async function runSeeds(input: RunSeedsInput): Promise<SeedRun[]> {
-  if (existsSync(input.file)) return JSON.parse(readFileSync(input.file, 'utf8')) as SeedRun[];
+  if (input.file !== undefined && existsSync(input.file))
+    return JSON.parse(readFileSync(input.file, 'utf8')) as SeedRun[];
   const runs: SeedRun[] = [];
   for (const seed of input.seeds) {
     const invocation = seededInvocation(input.declaration, seed, input.task.args);
@@ -114,8 +118,10 @@ export async function runSeeds(input: RunSeedsInput): Promise<SeedRun[]> {
       outputPath: result.outputPath,
     });
   }
-  mkdirSync(dirname(input.file), { recursive: true });
-  writeFileSync(input.file, `${JSON.stringify(runs, null, 2)}\n`);
+  if (input.file !== undefined) {
+    mkdirSync(dirname(input.file), { recursive: true });
+    writeFileSync(input.file, `${JSON.stringify(runs, null, 2)}\n`);
+  }
   return runs;
 }
 

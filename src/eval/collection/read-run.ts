@@ -141,6 +141,7 @@ function addImplementFigures(
     category: categorize(input),
     ran: result?.ran ?? false,
     metricName: result?.metric?.name ?? null,
+    goal: result?.metric?.goal ?? null,
     metric: result?.metric?.value ?? null,
     starter,
     improvement: result === undefined ? null : improvementOf(result, starter),
@@ -190,6 +191,9 @@ function withoutPairs(effect: PairedEffect): Omit<PairedEffect, 'pairs'> {
   return rest;
 }
 
+/** Four significant digits: enough to compare margins in a sentence. */
+const short = (value: number): string => String(Number(value.toPrecision(4)));
+
 /** What the category rests on, in the words the report shows. */
 function verdictOf(
   seeds: SeedFigures | undefined,
@@ -204,7 +208,7 @@ function verdictOf(
       marginSource:
         paired === null
           ? `${seeds.seeds.length} seeds, fewer than two paired: no verdict of improvement`
-          : `${seeds.seeds.length} seeds, paired: the larger of t × sd(differences)/√n (${paired.pairedMargin}), 2 × the starter's seed sd (${paired.seedMargin})${noise === undefined ? '' : ` and the repeat-run margin (${noise.margin})`}`,
+          : `${seeds.seeds.length} seeds, paired: the larger of t × sd(differences)/√n (${short(paired.pairedMargin)}), 2 × the starter's seed sd (${short(paired.seedMargin)})${noise === undefined ? '' : ` and the repeat-run margin (${short(noise.margin)})`}`,
       fixedSeedGain: false,
     };
   }

@@ -30,6 +30,8 @@ export interface RunRecord {
     category: Category;
     ran: boolean;
     metricName: string | null;
+    /** Which way the metric improves; null without a metric. */
+    goal: 'max' | 'min' | null;
     metric: number | null;
     /** The figure the category compared with (starter trials' mean, else the run's own starter). */
     starter: number | null;

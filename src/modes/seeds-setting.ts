@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Most seeds one evaluation item may ask for: each is a run of the starter and of every final script. */
 export const maxSeeds = 100;
 
+const countMessage = `give a count from 1 to ${maxSeeds} (seeds 0 … N−1) or a list of seeds, e.g. [0, 1, 2]`;
+
 /**
  * Seeds an evaluation runs each task's starter and final scripts on: a count N (seeds 0 to
  * N − 1) or the seeds themselves. The suite's `seeds:` (suite-wide or per task item) and
@@ -10,11 +12,11 @@ export const maxSeeds = 100;
  */
 export const seedsSetting = z.union(
   [
-    z.number().int().min(1).max(maxSeeds),
+    z.number().int(countMessage).min(1, countMessage).max(maxSeeds, countMessage),
     z
-      .array(z.number().int().min(0))
-      .min(1)
-      .max(maxSeeds)
+      .array(z.number().int().min(0, 'a seed is a whole number ≥ 0'))
+      .min(1, 'list at least one seed')
+      .max(maxSeeds, `list at most ${maxSeeds} seeds`)
       .refine((seeds) => new Set(seeds).size === seeds.length, 'each seed once'),
   ],
   {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,4 +111,37 @@ describe('verdicts across seeds', () => {
     expect(runs['shifted-seed']?.metric).toBe(0.7468);
     expect(runs['shifted-seed']?.verdict.fixedSeedGain).toBe(true);
   }, 180_000);
+});
+
+describe('asking for seeds', () => {
+  it('refuses, before anything runs, a task that does not say how it takes its seed', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'codify-seeded-'));
+    const file = join(base, 'suite.yaml');
+    writeFileSync(
+      file,
+      `items: [{task: ${fixtureTask('good-task')}, seeds: [0, 1, 2]}]\nmodels: [{name: m, model: scripted:m}]\npython: /usr/bin/python3\n`,
+    );
+    const evalDir = join(base, 'evaluation');
+    await expect(
+      runEvaluation({ suite: loadSuite(file), evalDir, baseConfig: defaultConfig() }),
+    ).rejects.toThrow(/asks for 3 seeds but .*good-task\/task\.json declares no seed: add "seed"/);
+    expect(existsSync(evalDir)).toBe(false);
+  });
+
+  it('checks seeds: in the suite file by the one seeds type', () => {
+    const base = mkdtempSync(join(tmpdir(), 'codify-seeded-'));
+    const file = join(base, 'suite.yaml');
+    const write = (seeds: string) =>
+      writeFileSync(
+        file,
+        `items: [{task: ${fixtureTask('seeded-noise')}}]\nmodels: [{name: m, model: scripted:m}]\nseeds: ${seeds}\n`,
+      );
+    write('3');
+    const [item] = loadSuite(file).items;
+    expect(item?.kind === 'task' ? item.seeds : undefined).toEqual([0, 1, 2]);
+    write('[4, 4]');
+    expect(() => loadSuite(file)).toThrow(/seeds: .*each seed once/);
+    write('0');
+    expect(() => loadSuite(file)).toThrow(/seeds: give a count from 1 to 100/);
+  });
 });

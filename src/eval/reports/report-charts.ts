@@ -204,48 +204,60 @@ async function exploreCharts(summary: EvalSummary): Promise<Block[]> {
     (run) => run.runDir !== null && run.explore?.ideasWritten === true,
   );
   if (explorations.length === 0) return charts;
-  const values = explorations.flatMap((run) => {
+  const base = (run: (typeof explorations)[number]) => ({
+    row: `${run.item} · ${run.model}`,
+    run: run.key,
+    href: runLink(summary.evalDir, run.runDir ?? ''),
+  });
+  // The judge's 1–5 review on its own axis; the shares (0–1) on theirs.
+  const reviews = explorations.flatMap((run) =>
+    run.explore?.review.overall === null || run.explore === undefined
+      ? []
+      : [{ ...base(run), measure: 'mean review (1–5)', value: run.explore.review.overall }],
+  );
+  const shares = explorations.flatMap((run) => {
     const figures = run.explore;
     if (figures === undefined) return [];
-    const base = {
-      row: `${run.item} · ${run.model}`,
-      run: run.key,
-      href: runLink(summary.evalDir, run.runDir ?? ''),
-    };
     return [
-      ...(figures.review.overall === null
-        ? []
-        : [{ ...base, measure: 'mean review (1–5) ÷ 5', value: figures.review.overall / 5 }]),
       ...(figures.ranShare === null
         ? []
-        : [{ ...base, measure: 'ideas whose experiment ran', value: figures.ranShare }]),
+        : [{ ...base(run), measure: 'ideas whose experiment ran', value: figures.ranShare }]),
       ...(figures.improvedShare === null
         ? []
         : [
-            {
-              ...base,
-              measure: 'ideas that beat the baseline',
-              value: figures.improvedShare,
-            },
+            { ...base(run), measure: 'ideas that beat the baseline', value: figures.improvedShare },
           ]),
     ];
   });
+  const panel = (
+    values: typeof shares,
+    domain: [number, number],
+    title: string,
+  ): NonNormalizedSpec => ({
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    width: 300,
+    encoding: {
+      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
+      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
+      color: { field: 'measure', type: 'nominal', title: null },
+      shape: { field: 'measure', type: 'nominal', title: null },
+      href: { field: 'href' },
+      tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
+    },
+  });
+  const panels: NonNormalizedSpec[] = [
+    ...(reviews.length === 0 ? [] : [panel(reviews, [1, 5], 'mean review score (1–5)')]),
+    ...(shares.length === 0 ? [] : [panel(shares, [0, 1], 'share of ideas')]),
+  ];
+  if (panels.length === 0) return charts;
   charts.push({
     kind: 'chart',
     caption:
-      "Explorations: each run's mean review score and the shares of its ideas whose experiment ran and beat the baseline (click a point for its run).",
+      "Explorations: each run's mean review score (1–5) and the shares of its ideas whose experiment ran and beat the baseline (0–1), each on its own axis (click a point for its run).",
     svg: await renderChart({
-      data: { values },
-      mark: { type: 'point', filled: true, size: 70 },
-      width: 480,
-      encoding: {
-        y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
-        x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: 'share' },
-        color: { field: 'measure', type: 'nominal', title: null },
-        shape: { field: 'measure', type: 'nominal', title: null },
-        href: { field: 'href' },
-        tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
-      },
+      hconcat: panels,
+      resolve: { scale: { color: 'independent', shape: 'independent' } },
     }),
   });
   return charts;

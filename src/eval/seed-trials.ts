@@ -122,14 +122,12 @@ async function measureStarterSeeds(context: SeedContext, item: TaskItem): Promis
     };
     writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);
     context.emit({
-      type: 'execution-end',
-      script: `${item.name}/${task.entrypoint}`,
-      args: invocation.args,
-      exitCode: execution.exitCode,
-      signal: execution.signal,
-      timedOut: execution.timedOut,
-      durationMs: execution.durationMs,
-      outputPath: execution.outputPath,
+      type: 'seed-measure',
+      item: item.name,
+      key: null,
+      seed,
+      metric: entry.value,
+      exitCode: entry.exitCode,
     });
     ran += 1;
   }
@@ -166,11 +164,18 @@ async function measureFinalSeeds(
       interpreter: context.interpreter,
       gpu: false,
       outputDir: join(evalDir, 'seeds', planned.key, basename(state.runDir)),
-      emit: context.emit,
-      shownScript: `${planned.key}/${script}`,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    if (entry !== undefined) writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);
+    if (entry === undefined) continue;
+    writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);
+    context.emit({
+      type: 'seed-measure',
+      item: item.name,
+      key: planned.key,
+      seed,
+      metric: entry.value,
+      exitCode: entry.exitCode,
+    });
     ran += 1;
   }
   return ran;

@@ -7,6 +7,7 @@ import type { EvalSummary } from '../../src/eval/collection/collect-evaluation.j
 import type { RunRecord } from '../../src/eval/collection/run-record.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { loadSuite } from '../../src/eval/suite/load-suite.js';
+import type { CodifyEvent } from '../../src/runs/events.js';
 import { fixtureTask } from '../tasks/fixture-paths.js';
 import { codeAnswer, scriptedAnswerer } from './eval-fixture.js';
 
@@ -47,9 +48,13 @@ function suiteFile(base: string, seeds: string): string {
   return file;
 }
 
+const events: CodifyEvent[] = [];
+
 async function evaluate(seeds: string): Promise<EvalSummary> {
   const base = mkdtempSync(join(tmpdir(), 'codify-seeded-'));
+  events.length = 0;
   const outcome = await runEvaluation({
+    host: { sinks: [(event: CodifyEvent) => events.push(event)] },
     suite: loadSuite(suiteFile(base, seeds)),
     evalDir: join(base, 'evaluation'),
     parallel: 2,
@@ -96,6 +101,12 @@ describe('verdicts across seeds', () => {
     expect(real?.seeds?.paired?.margin).toBeCloseTo(0.038, 3);
     expect(real?.category).toBe('A');
     expect(real?.verdict.marginSource).toContain('5 seeds, paired');
+    // The starter and each of the three final scripts once per seed, each announced.
+    const measured = events.filter((event) => event.type === 'seed-measure');
+    expect(measured).toHaveLength(20);
+    expect(measured.filter((event) => event.key === null).map((event) => event.metric)).toEqual([
+      0.7188, 0.7258, 0.7468, 0.7019, 0.7008,
+    ]);
   }, 180_000);
 
   it('without seeds, a gain on the fixed seed is flagged and not called A', async () => {

@@ -19,7 +19,7 @@ import { measureStarterTrials } from './starter-trials.js';
 import { measureSeeds } from './seed-trials.js';
 import { planRuns, type PlannedRun } from './suite/plan-runs.js';
 import { checkSuite } from './suite/suite-preflight.js';
-import type { Suite } from './suite/suite.js';
+import { seedVaried, type Suite } from './suite/suite.js';
 
 export interface EvaluationOptions {
   suite: Suite;
@@ -100,7 +100,7 @@ async function evaluate(
     ...recomputed,
     describe: (count) => `${count} started`,
   });
-  if (suite.items.some((item) => item.kind === 'task' && item.seeds.length > 0)) {
+  if (suite.items.some(seedVaried)) {
     await stages.run(
       'seeds',
       () =>

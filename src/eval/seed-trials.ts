@@ -13,7 +13,7 @@ import { seededInvocation } from '../tasks/seeds/task-seed.js';
 import type { Task } from '../tasks/types.js';
 import { stateOf } from './dispatch/run-state.js';
 import type { PlannedRun } from './suite/plan-runs.js';
-import type { Suite, SuiteItem } from './suite/suite.js';
+import { seedVaried, type Suite, type SuiteItem } from './suite/suite.js';
 
 type TaskItem = Extract<SuiteItem, { kind: 'task' }>;
 
@@ -65,9 +65,7 @@ export async function measureSeeds(
   emit: (body: CodifyEventBody) => void,
   signal?: AbortSignal,
 ): Promise<number> {
-  const items = suite.items.filter(
-    (item): item is TaskItem => item.kind === 'task' && item.seeds.length > 0,
-  );
+  const items = suite.items.filter(seedVaried);
   if (items.length === 0) return 0;
   const sandbox = await createSandbox(suite.sandbox);
   let ran = 0;

@@ -109,19 +109,28 @@ describe('verdicts across seeds', () => {
     ]);
   }, 180_000);
 
-  it('without seeds, a gain on the fixed seed is flagged and not called A', async () => {
-    const summary = await evaluate('');
-    const runs = byModel(summary);
-    expect(summary.starterSeeds).toEqual({});
-    for (const name of ['lucky-seed', 'real']) {
-      expect(runs[name]?.category).toBe('B');
-      expect(runs[name]?.verdict).toMatchObject({ basis: 'seed fixed', fixedSeedGain: true });
-      expect(runs[name]?.verdict.marginSource).toContain('repeat runs only, seed fixed');
-    }
-    // Unseeded, the shifted script runs seed 2 where the starter runs seed 0: a "gain".
-    expect(runs['shifted-seed']?.metric).toBe(0.7468);
-    expect(runs['shifted-seed']?.verdict.fixedSeedGain).toBe(true);
-  }, 180_000);
+  it.each([
+    ['no seeds', ''],
+    ['one seed', 'seeds: [3]'],
+  ])(
+    'with %s, a gain on the fixed seed is flagged and not called A',
+    async (_label, seeds) => {
+      const summary = await evaluate(seeds);
+      // One seed is no seed variation: nothing extra runs.
+      expect(events.filter((event) => event.type === 'seed-measure')).toEqual([]);
+      const runs = byModel(summary);
+      expect(summary.starterSeeds).toEqual({});
+      for (const name of ['lucky-seed', 'real']) {
+        expect(runs[name]?.category).toBe('B');
+        expect(runs[name]?.verdict).toMatchObject({ basis: 'seed fixed', fixedSeedGain: true });
+        expect(runs[name]?.verdict.marginSource).toContain('repeat runs only, seed fixed');
+      }
+      // Unseeded, the shifted script runs seed 2 where the starter runs seed 0: a "gain".
+      expect(runs['shifted-seed']?.metric).toBe(0.7468);
+      expect(runs['shifted-seed']?.verdict.fixedSeedGain).toBe(true);
+    },
+    180_000,
+  );
 });
 
 describe('asking for seeds', () => {

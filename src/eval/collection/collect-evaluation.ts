@@ -9,7 +9,7 @@ import { metricSample } from '../../tasks/seeds/metric-statistics.js';
 import { readStarterSeeds } from '../seed-trials.js';
 import type { RunRecord } from './run-record.js';
 import { readStarterTrials } from '../starter-trials.js';
-import type { Suite } from '../suite/suite.js';
+import { seedVaried, type Suite } from '../suite/suite.js';
 import {
   comparisons,
   type Comparison,
@@ -92,7 +92,7 @@ export async function collectEvaluation(
   const starterSeeds: Record<string, StarterSeedFigures> = {};
   const seededItems: Record<string, StarterSeeds> = {};
   for (const item of suite.items) {
-    if (item.kind !== 'task' || item.seeds.length === 0) continue;
+    if (!seedVaried(item)) continue;
     const starter = readStarterSeeds(evalDir, item);
     const sample = metricSample(starter.flatMap((run) => (run.value === null ? [] : [run.value])));
     starterSeeds[item.name] = {
@@ -104,8 +104,7 @@ export async function collectEvaluation(
       mean: sample?.mean ?? null,
       sd: sample === null || sample.values.length < 2 ? null : sample.sd,
     };
-    // One seed is no seed variation: its verdict is a fixed seed's.
-    if (item.seeds.length >= 2) seededItems[item.name] = { evalDir, starter };
+    seededItems[item.name] = { evalDir, starter };
   }
   const runs: RunRecord[] = [];
   for (const run of planned)

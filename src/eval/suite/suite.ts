@@ -84,3 +84,10 @@ export function itemStrategies(
   if (item.kind === 'explore') return [exploreStrategy];
   return item.strategies;
 }
+
+/**
+ * Whether a task item's verdict rests on seeds: two or more. One seed is no seed variation,
+ * so nothing extra runs and its verdict is a fixed seed's.
+ */
+export const seedVaried = (item: SuiteItem): item is Extract<SuiteItem, { kind: 'task' }> =>
+  item.kind === 'task' && item.seeds.length >= 2;

@@ -147,6 +147,8 @@ async function measureFinalSeeds(
   if (result.finalScript === null || !result.ran) return 0;
   const workspace = join(state.runDir, 'workspace');
   const script = relative(state.runDir, result.finalScript);
+  // A workspace that did not come back (or was cleared) is not the script failing on a seed.
+  if (!existsSync(join(workspace, script))) return 0;
   let ran = 0;
   for (const seed of item.seeds) {
     const file = finalSeedFile(evalDir, planned.key, state.runDir, seed);

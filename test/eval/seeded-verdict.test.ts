@@ -89,6 +89,8 @@ describe('verdicts across seeds', () => {
     expect(lucky?.seeds?.paired?.seedMargin).toBeCloseTo(0.038, 3);
     expect(lucky?.category).toBe('B');
     expect(lucky?.verdict.basis).toBe('seeds');
+    expect(lucky?.seeds?.paired?.finalIgnoresSeed).toBe(true);
+    expect(lucky?.verdict.marginSource).toContain('it may ignore the seed');
 
     const shifted = runs['shifted-seed'];
     expect(shifted?.seeds?.values.map((entry) => entry.final)).toEqual([
@@ -100,6 +102,7 @@ describe('verdicts across seeds', () => {
     expect(real?.seeds?.paired?.effect).toBeCloseTo(0.1, 6);
     expect(real?.seeds?.paired?.margin).toBeCloseTo(0.038, 3);
     expect(real?.category).toBe('A');
+    expect(real?.seeds?.paired?.finalIgnoresSeed).toBe(false);
     expect(real?.verdict.marginSource).toContain('5 seeds, paired');
     // The starter and each of the three final scripts once per seed, each announced.
     const measured = events.filter((event) => event.type === 'seed-measure');

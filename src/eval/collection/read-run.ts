@@ -208,7 +208,7 @@ function verdictOf(
       marginSource:
         paired === null
           ? `${seeds.seeds.length} seeds, fewer than two paired: no verdict of improvement`
-          : `${seeds.seeds.length} seeds, paired: the larger of t × sd(differences)/√n (${short(paired.pairedMargin)}), 2 × the starter's seed sd (${short(paired.seedMargin)})${noise === undefined ? '' : ` and the repeat-run margin (${short(noise.margin)})`}`,
+          : `${seeds.seeds.length} seeds, paired: the larger of t × sd(differences)/√n (${short(paired.pairedMargin)}), 2 × the starter's seed sd (${short(paired.seedMargin)})${noise === undefined ? '' : ` and the repeat-run margin (${short(noise.margin)})`}${paired.finalIgnoresSeed ? "; the final script printed the same value on every seed while the starter's varied: it may ignore the seed" : ''}`,
       fixedSeedGain: false,
     };
   }

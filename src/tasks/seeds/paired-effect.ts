@@ -35,6 +35,11 @@ export interface PairedEffect {
   /** The larger of the two (and of any extra margin, e.g. repeat runs of one seed). */
   margin: number;
   beyondMargin: boolean;
+  /**
+   * The final script printed one value on every seed while the starter's varied: it may
+   * ignore the seed (a fixed, perhaps hand-picked one), which the report points out.
+   */
+  finalIgnoresSeed: boolean;
 }
 
 const round = (value: number) => Math.round(value * 1e9) / 1e9;
@@ -83,5 +88,6 @@ export function pairedEffect(
     margin: round(margin),
     // Metrics are printed with few decimals: an effect equal to the margin up to float error is not above it.
     beyondMargin: differences.mean > margin + 1e-9,
+    finalIgnoresSeed: finalSample.sd === 0 && starterSample.sd > 0,
   };
 }

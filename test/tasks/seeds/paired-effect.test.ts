@@ -41,6 +41,17 @@ describe('pairedEffect', () => {
       [7, 0.2],
     ]);
     expect(effect?.unpaired).toEqual([9]);
+    // The final values follow the seed.
+    expect(effect?.finalIgnoresSeed).toBe(false);
+    const constant = pairedEffect(
+      starter,
+      [
+        { seed: 3, value: 0.6 },
+        { seed: 7, value: 0.6 },
+      ],
+      'max',
+    );
+    expect(constant?.finalIgnoresSeed).toBe(true);
     // No spread anywhere but the starter's: 2 × sd(0.4, 0.5).
     expect(effect?.pairedMargin).toBe(0);
     expect(effect?.margin).toBeCloseTo(2 * Math.sqrt(0.005), 9);

@@ -82,8 +82,9 @@ describe('verdicts across seeds', () => {
     // On seed 0 the lucky seed looks like a gain of +0.028 ...
     expect(lucky?.metric).toBe(0.7468);
     expect(lucky?.improvement).toBeCloseTo(0.028, 3);
-    // ... the paired effect is positive and even beyond the paired margin, but not beyond
-    // the starter's seed spread: a seed change gives as much.
+    // ... the paired effect is positive and even beyond the paired margin, but the script
+    // prints one value on every seed, so it must clear the starter's seed spread too: a
+    // seed change gives as much.
     expect(lucky?.seeds?.paired?.effect).toBeCloseTo(0.02798, 4);
     expect(lucky?.seeds?.paired?.pairedMargin).toBeLessThan(0.02798);
     expect(lucky?.seeds?.paired?.seedMargin).toBeCloseTo(0.038, 3);
@@ -100,7 +101,8 @@ describe('verdicts across seeds', () => {
 
     const real = runs.real;
     expect(real?.seeds?.paired?.effect).toBeCloseTo(0.1, 6);
-    expect(real?.seeds?.paired?.margin).toBeCloseTo(0.038, 3);
+    // The same gain on every seed: the paired margin is 0.
+    expect(real?.seeds?.paired?.margin).toBeCloseTo(0, 6);
     expect(real?.category).toBe('A');
     expect(real?.seeds?.paired?.finalIgnoresSeed).toBe(false);
     expect(real?.verdict.marginSource).toContain('5 seeds, paired');

@@ -191,6 +191,22 @@ function withoutPairs(effect: PairedEffect): Omit<PairedEffect, 'pairs'> {
   return rest;
 }
 
+/** The margin's source of a paired verdict, in the report's words. */
+function pairedSource(
+  seeds: number,
+  paired: Omit<PairedEffect, 'pairs'>,
+  noise: StarterNoise | undefined,
+): string {
+  const parts = [`t × sd(differences)/√n (${short(paired.pairedMargin)})`];
+  if (noise !== undefined) parts.push(`the repeat-run margin (${short(noise.margin)})`);
+  if (paired.finalIgnoresSeed) {
+    parts.push(
+      `2 × the starter's seed sd (${short(paired.seedMargin)}), as the final script printed one value on every seed while the starter's varied: it may ignore the seed`,
+    );
+  }
+  return `${seeds} seeds, paired: the larger of ${parts.join(', ')}`;
+}
+
 /** Four significant digits: enough to compare margins in a sentence. */
 const short = (value: number): string => String(Number(value.toPrecision(4)));
 
@@ -208,7 +224,7 @@ function verdictOf(
       marginSource:
         paired === null
           ? `${seeds.seeds.length} seeds, fewer than two paired: no verdict of improvement`
-          : `${seeds.seeds.length} seeds, paired: the larger of t × sd(differences)/√n (${short(paired.pairedMargin)}), 2 × the starter's seed sd (${short(paired.seedMargin)})${noise === undefined ? '' : ` and the repeat-run margin (${short(noise.margin)})`}${paired.finalIgnoresSeed ? "; the final script printed the same value on every seed while the starter's varied: it may ignore the seed" : ''}`,
+          : pairedSource(seeds.seeds.length, paired, noise),
       fixedSeedGain: false,
     };
   }

@@ -32,12 +32,15 @@ export interface PairedEffect {
   pairedMargin: number;
   /** 2 × starterSd: an effect within it is no larger than what changing the seed gives. */
   seedMargin: number;
-  /** The larger of the two (and of any extra margin, e.g. repeat runs of one seed). */
+  /**
+   * What the effect must clear: the paired margin (and any extra margin, e.g. repeat runs of
+   * one seed), and the seed margin too when the final script does not vary with the seed.
+   */
   margin: number;
   beyondMargin: boolean;
   /**
    * The final script printed one value on every seed while the starter's varied: it may
-   * ignore the seed (a fixed, perhaps hand-picked one), which the report points out.
+   * ignore the seed (a fixed, perhaps hand-picked one); the seed margin then applies.
    */
   finalIgnoresSeed: boolean;
 }
@@ -45,11 +48,15 @@ export interface PairedEffect {
 const round = (value: number) => Math.round(value * 1e9) / 1e9;
 
 /**
- * Pairs the starter's and the final script's values seed by seed and measures the effect
- * against two margins: the paired one (is the effect distinguishable from zero?) and the
- * starter's seed spread (is it larger than a lucky seed?). A "solution" that only changes
- * the seed shifts each pair by a seed-to-seed difference, so its effect falls inside both.
- * Null with fewer than two pairs: one seed says nothing about seed variance.
+ * Pairs the starter's and the final script's values seed by seed and measures the mean
+ * difference against the paired margin: is the effect distinguishable from zero, given how
+ * much the differences vary from seed to seed? A "solution" that only moves the seed
+ * (seed + k) shifts each pair by a seed-to-seed difference: the differences spread as widely
+ * as the seeds do and their mean stays near zero, inside the margin. A final script that
+ * prints one value on every seed carries no seed variation of its own to pair (a fixed,
+ * perhaps hand-picked seed), so its one value must also clear the starter's seed spread
+ * (2 sd): no better than a lucky seed is no improvement. Null with fewer than two pairs:
+ * one seed says nothing about seed variance.
  */
 export function pairedEffect(
   starter: readonly SeedValue[],
@@ -75,7 +82,8 @@ export function pairedEffect(
   if (pairs.length < 2) return null;
   const pairedMargin = (studentT975(pairs.length - 1) * differences.sd) / Math.sqrt(pairs.length);
   const seedMargin = 2 * starterSample.sd;
-  const margin = Math.max(pairedMargin, seedMargin, extraMargin);
+  const finalIgnoresSeed = finalSample.sd === 0 && starterSample.sd > 0;
+  const margin = Math.max(pairedMargin, extraMargin, finalIgnoresSeed ? seedMargin : 0);
   return {
     pairs,
     unpaired,
@@ -88,6 +96,6 @@ export function pairedEffect(
     margin: round(margin),
     // Metrics are printed with few decimals: an effect equal to the margin up to float error is not above it.
     beyondMargin: differences.mean > margin + 1e-9,
-    finalIgnoresSeed: finalSample.sd === 0 && starterSample.sd > 0,
+    finalIgnoresSeed,
   };
 }

@@ -51,8 +51,10 @@ describe('categorize', () => {
   it('A only when the paired effect across seeds clears its margin', () => {
     const input = { result: result({}), starter: 0.7, margin: 0 };
     expect(categorize({ ...input, seeds: seeds([0.7, 0.71, 0.69], [0.8, 0.81, 0.79]) })).toBe('A');
-    // A gain within the starter's seed spread (sd 0.05, margin 0.1) is not one.
-    expect(categorize({ ...input, seeds: seeds([0.7, 0.75, 0.8], [0.78, 0.83, 0.88]) })).toBe('B');
+    // One value on every seed, within the starter's seed spread (sd 0.05, margin 0.1): no.
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.75, 0.8], [0.83, 0.83, 0.83]) })).toBe('B');
+    // Gains that differ from seed to seed as much as the seeds do: no.
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.75, 0.8], [0.8, 0.7, 0.9]) })).toBe('B');
     expect(categorize({ ...input, seeds: seeds([0.7, 0.7], [0.7, 0.7]) })).toBe('B');
   });
 

@@ -17,11 +17,35 @@ describe('pairedEffect', () => {
     expect(effect?.differenceSd).toBeCloseTo(Math.sqrt(0.0008 / 3), 9);
     // t(0.975, 3) = 3.182 over √4.
     expect(effect?.pairedMargin).toBeCloseTo((3.182 * Math.sqrt(0.0008 / 3)) / 2, 9);
-    // The starter's seeds spread by sd ≈ 0.0854: twice that is more than the paired margin.
+    // The starter's seeds spread far more (sd ≈ 0.0854), but the gain holds on every seed:
+    // pairing takes that spread out, and the effect clears the paired margin.
     expect(effect?.starterSd).toBeCloseTo(0.085391, 5);
     expect(effect?.seedMargin).toBeCloseTo(2 * 0.085391, 5);
-    expect(effect?.margin).toBe(effect?.seedMargin);
+    expect(effect?.finalIgnoresSeed).toBe(false);
+    expect(effect?.margin).toBe(effect?.pairedMargin);
+    expect(effect?.beyondMargin).toBe(true);
+  });
+
+  it('finds no effect in a seed change: the final is the starter on other seeds', () => {
+    // Seeds 0–5 of a noisy starter; the "solution" runs seed i + 1 (seed 5 wraps to 0).
+    const starter = [0.7188, 0.7258, 0.7468, 0.7019, 0.7008, 0.6764];
+    const shifted = [...starter.slice(1), starter[0] ?? 0];
+    const effect = pairedEffect(values(starter), values(shifted), 'max');
+    expect(effect?.effect).toBeCloseTo(0, 9);
     expect(effect?.beyondMargin).toBe(false);
+  });
+
+  it("holds a final that prints one value on every seed to the starter's seed spread", () => {
+    // Seed 2 hand-picked: 0.7468, against starters 0.7188 … 0.7008 (sd ≈ 0.019).
+    const starter = values([0.7188, 0.7258, 0.7468, 0.7019, 0.7008]);
+    const lucky = pairedEffect(starter, values([0.7468, 0.7468, 0.7468, 0.7468, 0.7468]), 'max');
+    expect(lucky?.finalIgnoresSeed).toBe(true);
+    expect(lucky?.effect).toBeCloseTo(0.02798, 9);
+    // Beyond the paired margin (2.776 × 0.019 / √5 ≈ 0.0236), within the seed margin (0.038).
+    expect(lucky?.pairedMargin).toBeCloseTo(0.023576, 5);
+    expect(lucky?.margin).toBe(lucky?.seedMargin);
+    expect(lucky?.margin).toBeCloseTo(0.037982, 5);
+    expect(lucky?.beyondMargin).toBe(false);
   });
 
   it('matches seeds by number, not by position, and leaves out seeds without a value', () => {
@@ -41,20 +65,9 @@ describe('pairedEffect', () => {
       [7, 0.2],
     ]);
     expect(effect?.unpaired).toEqual([9]);
-    // The final values follow the seed.
-    expect(effect?.finalIgnoresSeed).toBe(false);
-    const constant = pairedEffect(
-      starter,
-      [
-        { seed: 3, value: 0.6 },
-        { seed: 7, value: 0.6 },
-      ],
-      'max',
-    );
-    expect(constant?.finalIgnoresSeed).toBe(true);
-    // No spread anywhere but the starter's: 2 × sd(0.4, 0.5).
+    // The same gain on both seeds: no spread to doubt it.
     expect(effect?.pairedMargin).toBe(0);
-    expect(effect?.margin).toBeCloseTo(2 * Math.sqrt(0.005), 9);
+    expect(effect?.margin).toBe(0);
     expect(effect?.beyondMargin).toBe(true);
   });
 
@@ -79,16 +92,13 @@ describe('pairedEffect', () => {
   });
 
   it('does not count an effect equal to the margin as beyond it', () => {
-    // Differences 0.1 and 0.1 (sd 0); starter sd of 0.5, 0.55 is 0.035355…, margin 0.0707…
-    const effect = pairedEffect(values([0.5, 0.55]), values([0.6, 0.65]), 'max');
-    expect(effect?.beyondMargin).toBe(true);
-    const tied = pairedEffect(
-      values([0.5, 0.6]),
-      values([0.5 + 0.2 * Math.SQRT1_2, 0.6 + 0.2 * Math.SQRT1_2]),
-      'max',
+    // 0.6 − 0.5 in floating point is 0.09999999999999998: equal to 0.1 up to float error.
+    expect(pairedEffect(values([0.5, 0.5]), values([0.6, 0.6]), 'max', 0.1)?.beyondMargin).toBe(
+      false,
     );
-    expect(tied?.effect).toBeCloseTo(tied?.margin ?? Number.NaN, 8);
-    expect(tied?.beyondMargin).toBe(false);
+    expect(pairedEffect(values([0.5, 0.5]), values([0.6, 0.6]), 'max', 0.099)?.beyondMargin).toBe(
+      true,
+    );
   });
 });
 

@@ -71,7 +71,7 @@ async function implementCharts(summary: EvalSummary): Promise<Block[]> {
     charts.push({
       kind: 'chart',
       caption:
-        "The final metric of every run, one panel per task on the task's own scale: the line is the starter's figure, the shaded band the margin a run must clear beyond it (its source is in the verdicts table); with seeds, each run's point is its mean over the seeds (click a point for its run).",
+        "The final metric of every run, one panel per task on the task's own scale: the line is the starter's figure, the shaded band beyond it the largest margin its runs had to clear (each run's margin and its source are in the verdicts table); with seeds, each run's point is its mean over the seeds (click a point for its run).",
       svg: await renderChart({ vconcat: panels, resolve: { scale: { x: 'independent' } } }),
     });
   }

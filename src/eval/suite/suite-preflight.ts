@@ -31,7 +31,7 @@ export async function checkSuite(suite: Suite, config: CodifyConfig): Promise<vo
     const task = await loadTask(item.path);
     if (seedVaried(item) && task.seed === undefined) {
       throw new SuiteError(
-        `${suite.file}: ${item.name}: the suite asks for ${item.seeds.length} seeds but ${task.dir}/task.json declares no seed: add "seed": {"flag": "--seed"} or {"env": "SEED"} (how its starter reads the seed), or give this item seeds: only when it does`,
+        `${suite.file}: ${item.name}: the suite asks for ${item.seeds.length} seeds but ${task.dir}/task.json declares no seed: add "seed": {"flag": "--seed"} or {"env": "SEED"} there (how its starter reads the seed), or leave seeds: and --seeds out for this task`,
       );
     }
     if (seedVaried(item) && task.metric === undefined) {

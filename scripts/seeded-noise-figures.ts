@@ -64,6 +64,12 @@ process.stdout.write(
 for (const run of summary.runs) {
   const figures = run.implement;
   const paired = figures?.seeds?.paired;
+  if (paired === undefined || paired === null) {
+    process.stdout.write(
+      `${run.model}: ${round(figures?.metric)} (gain ${round(figures?.improvement)}; ${figures?.verdict.marginSource ?? ''}${figures?.verdict.fixedSeedGain === true ? '; gain on the fixed seed' : ''}) → ${figures?.category ?? '–'}\n`,
+    );
+    continue;
+  }
   process.stdout.write(
     `${run.model}: seed 0 ${round(figures?.metric)} (one-seed gain ${round(figures?.improvement)}); paired effect ${round(paired?.effect)}, margin ${round(paired?.margin)} (paired ${round(paired?.pairedMargin)}, seed ${round(paired?.seedMargin)}${paired?.finalIgnoresSeed === true ? ', applies: one value on every seed' : ''}) → ${figures?.category ?? '–'}\n`,
   );

@@ -58,9 +58,10 @@ const { summary, reports } = await runEvaluation({
 const round = (value: number | null | undefined) =>
   value === null || value === undefined ? '–' : String(Number(value.toFixed(4)));
 const seeds = summary.starterSeeds['seeded-noise'];
-process.stdout.write(
-  `starter on seeds ${seeds?.seeds.join(', ') ?? ''}: ${seeds?.values.map((entry) => round(entry.value)).join(', ') ?? ''} (sd ${round(seeds?.sd)})\n`,
-);
+if (seeds !== undefined)
+  process.stdout.write(
+    `starter on seeds ${seeds.seeds.join(', ') ?? ''}: ${seeds.values.map((entry) => round(entry.value)).join(', ') ?? ''} (sd ${round(seeds.sd)})\n`,
+  );
 for (const run of summary.runs) {
   const figures = run.implement;
   const paired = figures?.seeds?.paired;

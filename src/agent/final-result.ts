@@ -6,7 +6,7 @@ import {
   improvementMargin,
   improvesBeyondSpread,
   metricSample,
-} from '../tasks/metric-statistics.js';
+} from '../tasks/seeds/metric-statistics.js';
 import { parseMetric } from '../tasks/parse-metric.js';
 import type { Task } from '../tasks/types.js';
 import { diffStatistics, unifiedDiff } from '../workspace/unified-diff.js';

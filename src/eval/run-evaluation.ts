@@ -16,9 +16,10 @@ import { judgeRuns } from './judging/judge-runs.js';
 import { needsJudge } from './judging/judge-spec.js';
 import { type ReportPaths, writeReports } from './reports/write-reports.js';
 import { measureStarterTrials } from './starter-trials.js';
+import { measureSeeds } from './seed-trials.js';
 import { planRuns, type PlannedRun } from './suite/plan-runs.js';
 import { checkSuite } from './suite/suite-preflight.js';
-import type { Suite } from './suite/suite.js';
+import { seedVaried, type Suite } from './suite/suite.js';
 
 export interface EvaluationOptions {
   suite: Suite;
@@ -99,6 +100,14 @@ async function evaluate(
     ...recomputed,
     describe: (count) => `${count} started`,
   });
+  if (suite.items.some(seedVaried)) {
+    await stages.run(
+      'seeds',
+      () =>
+        measureSeeds(suite, evalDir, planned, (body) => scope.run.emit(body), scope.host.signal),
+      { ...recomputed, describe: (count) => `${count} seeded runs of starters and final scripts` },
+    );
+  }
   if (needsJudge(suite)) {
     await stages.run('judge', () => judgeStage(scope, options, planned, judge), {
       ...recomputed,

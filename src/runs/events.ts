@@ -225,6 +225,15 @@ export type CodifyEventBody =
       exitCode: number | null;
     }
   | {
+      /** An evaluation ran a task's starter (`key` null) or a run's final script on one seed. */
+      type: 'seed-measure';
+      item: string;
+      key: string | null;
+      seed: number;
+      metric: number | null;
+      exitCode: number | null;
+    }
+  | {
       type: 'judge-grade';
       item: string;
       runDir: string;

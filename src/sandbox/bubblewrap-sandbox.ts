@@ -41,7 +41,7 @@ async function runInBubblewrap(
   if (request.gpu && devices.length === 0) {
     notes.push('gpu was requested but this machine has no /dev/nvidia* devices; ran on CPU');
   }
-  const environment = sandboxEnvironment(layout.executable, '/tmp');
+  const environment = { ...request.env, ...sandboxEnvironment(layout.executable, '/tmp') };
   // The user's choice of GPUs holds inside too; everything else of the host's environment stays out.
   const visible = process.env.CUDA_VISIBLE_DEVICES;
   if (request.gpu && visible !== undefined) environment.CUDA_VISIBLE_DEVICES = visible;

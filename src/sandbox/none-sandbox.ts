@@ -55,7 +55,11 @@ async function runDirectly(
     const outcome = await runProcess({
       ...launched,
       cwd: workspace,
-      env: { ...sandboxEnvironment(layout.executable, home), [markerName]: markerValue },
+      env: {
+        ...request.env,
+        ...sandboxEnvironment(layout.executable, home),
+        [markerName]: markerValue,
+      },
       timeoutMs: request.limits.timeoutMs,
       outputPath: request.outputPath,
       outputCapBytes: request.limits.outputCapBytes,

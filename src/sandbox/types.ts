@@ -33,6 +33,11 @@ export interface ExecutionRequest {
   trace: boolean;
   /** Where the full output is written (outside the workspace, in the run folder). */
   outputPath: string;
+  /**
+   * Variables added to the scrubbed environment the script sees (a task's declared seed
+   * variable, say); they cannot replace the sandbox's own (PATH, HOME, …).
+   */
+  env?: Record<string, string>;
   signal?: AbortSignal;
 }
 

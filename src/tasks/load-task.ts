@@ -218,6 +218,7 @@ export async function loadTask(directory: string): Promise<Task> {
     files,
     inputFiles,
   };
+  if (settings.seed !== undefined) task.seed = settings.seed;
   if (layout.inputDir !== dir) task.inputDir = layout.inputDir;
   return task;
 }

@@ -22,6 +22,8 @@ export interface MeasureStarterOptions {
   gpu?: boolean;
   /** The output file's name in the run folder (default starter-output.txt). */
   outputName?: string;
+  /** Variables the script sees besides the sandbox's own (a seed declared as `env`). */
+  env?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -89,6 +91,7 @@ export async function measureStarter(options: MeasureStarterOptions): Promise<St
       gpu: options.gpu ?? false,
       trace: false,
       outputPath: join(runDir, options.outputName ?? 'starter-output.txt'),
+      ...(options.env === undefined ? {} : { env: options.env }),
       signal: options.signal,
     });
     const measurement: StarterMeasurement = { execution, scratchDir };

@@ -8,7 +8,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
   if (issue.code === 'unrecognized_keys') {
     const prefix = issue.path.length ? `${where}: ` : '';
-    return `${prefix}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')} (known keys: name, entrypoint, output, args, timeout_s, metric {name, pattern, goal}, python {requires}, network)`;
+    return `${prefix}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')} (known keys: name, entrypoint, output, args, timeout_s, metric {name, pattern, goal}, python {requires}, network, seed {flag | env})`;
   }
   return `"${where}": ${issue.message}`;
 }

@@ -1,5 +1,5 @@
 import type { ExecutionResult } from '../sandbox/types.js';
-import { metricSample } from './metric-statistics.js';
+import { metricSample } from './seeds/metric-statistics.js';
 import type { MetricReading } from './parse-metric.js';
 import type { Task } from './types.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { taskSeedSchema } from './seeds/task-seed.js';
 
 /** Wall-clock limit for one run of the task's script when task.json sets none. */
 export const defaultTimeoutS = 600;
@@ -19,6 +20,8 @@ export const taskSettingsSchema = z.strictObject({
   metric: taskMetricSchema.optional(),
   python: z.strictObject({ requires: z.array(z.string().min(1)).default([]) }).optional(),
   network: z.boolean().default(false),
+  /** How the script takes its random seed: a flag or an environment variable. */
+  seed: taskSeedSchema.optional(),
 });
 
 export type TaskSettings = z.output<typeof taskSettingsSchema>;

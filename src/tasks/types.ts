@@ -1,3 +1,5 @@
+import type { TaskSeed } from './seeds/task-seed.js';
+
 export interface TaskMetric {
   name: string;
   /** A regular expression with one capture group, applied to the script's output. */
@@ -29,6 +31,8 @@ export interface Task {
   metric?: TaskMetric;
   pythonRequires: string[];
   network: boolean;
+  /** How the script takes its random seed, when task.json declares it. */
+  seed?: TaskSeed;
   files: TaskFiles;
   /** Paths (relative to the task folder) copied into the workspace as read-only inputs. */
   inputFiles: string[];

@@ -42,6 +42,15 @@ describe('codify eval (CLI)', () => {
     expect(output).toContain('--parallel takes a whole number above 0');
   });
 
+  it('exits 2 for --seeds that is not a count from 1 or a list of distinct seeds', async () => {
+    for (const seeds of ['0', '1,1', 'two']) {
+      const { status, output } = await codify(['eval', 'suite.yaml', '--seeds', seeds]);
+      expect(status).toBe(2);
+      expect(output).toContain(`--seeds: `);
+      expect(output).toContain(`(got "${seeds}")`);
+    }
+  });
+
   it('exits 3 for --report-only where no evaluation ran', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'codify-eval-cli-')), 'none');
     const { status, output } = await codify([

@@ -21,6 +21,8 @@ export function makeEvalFolder(): { base: string; taskDir: string } {
       name: 'toy',
       timeout_s: 60,
       metric: { name: 'accuracy', pattern: 'accuracy: ([0-9.]+)', goal: 'max' },
+      // Its scripts have no randomness: every seed gives the same figure.
+      seed: { env: 'SEED' },
     }),
   );
   return { base, taskDir };

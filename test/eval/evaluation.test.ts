@@ -46,6 +46,7 @@ describe('codify eval', () => {
           `    model: scripted:${name}`,
         ]),
         'starter_trials: 2',
+        'seeds: 2',
         'python: /usr/bin/python3',
         '',
       ].join('\n'),
@@ -198,6 +199,8 @@ describe('codify eval', () => {
     expect(runFolders(evalDir, key)).toHaveLength(2);
     const [record] = outcome.summary.runs;
     expect(record?.runDir).not.toBe(killed.dir);
-    expect(record?.implement?.category).toBe('A');
+    // No seeds asked for: the gain is measured on one seed, flagged, and not called A.
+    expect(record?.implement?.category).toBe('B');
+    expect(record?.implement?.verdict.fixedSeedGain).toBe(true);
   });
 });

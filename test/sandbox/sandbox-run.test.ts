@@ -69,6 +69,21 @@ describe.each(['bubblewrap', 'none'] as const)('the %s sandbox runs a script', (
     expect(await readFile(workspace.outputPath, 'utf8')).toBe(result.output);
   });
 
+  it('adds the variables it is given (a seed) without letting them replace its own', async () => {
+    workspace = await makeWorkspace();
+    await workspace.write('show.py', environmentScript);
+    const request = workspace.request('show.py');
+    const result = await sandbox.run({
+      ...request,
+      env: { SEED: '7', PATH: '/nowhere', HOME: '/nowhere' },
+    });
+    const shown = JSON.parse(result.output.trim()) as { env: Record<string, string> };
+    expect(shown.env.SEED).toBe('7');
+    expect(shown.env.PATH).not.toBe('/nowhere');
+    expect(shown.env.HOME).not.toBe('/nowhere');
+    expect(JSON.stringify(shown.env)).not.toContain('must-not-leak');
+  });
+
   it('kills it at the timeout', async () => {
     workspace = await makeWorkspace({ timeoutMs: 1500 });
     await workspace.write('loop.py', 'print("started", flush=True)\nwhile True:\n    pass\n');

@@ -49,12 +49,20 @@ describe('codify check', () => {
     expect(out).toContain('data.csv (63 B)');
     expect(out).toContain('timeout     60 s');
     expect(out).toContain('metric      accuracy (higher is better), pattern ^accuracy: ([0-9.]+)');
+    expect(out).toContain('seed        none declared (an evaluation cannot vary it)');
     expect(out).toContain('sandbox bubblewrap');
     expect(out).toMatch(/exit code 0 after \d+\.\d s/);
     expect(out).toContain('metric accuracy = 0.75 (last match of ^accuracy: ([0-9.]+))');
     expect(out).toContain('Result: usable');
     expect(out).not.toContain('Last 40 lines');
     expect(await readdir(fixtureTask('good-task'))).toEqual(before);
+  });
+
+  it('shows how a task takes its seed', async () => {
+    const { code, out } = await runCheck([fixtureTask('seeded-noise')]);
+    expect(code).toBe(0);
+    expect(out).toContain('seed        environment variable SEED=N');
+    expect(out).toContain('metric accuracy = 0.7188');
   });
 
   it('--gpu runs the starter with the GPUs passed (here: none, which the report says)', async () => {

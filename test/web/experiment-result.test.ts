@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verdictOf } from '../../src/explore/experiments/render-report.js';
 import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
-import type { SeedSummary } from '../../src/explore/experiments/seed-runs.js';
+import type { SeedSummary } from '../../src/tasks/seeds/run-seeds.js';
 import {
   experimentFigure,
   type ExperimentVerdict,

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addJsonOption, addSandboxOptions, amountSchema, parseNumberFlag } from '../options.js';
 import { readConfigFile } from '../../config/read-config-file.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
+import { describeTaskSeed } from '../../tasks/seeds/task-seed.js';
 import { checkTask, type TaskCheckReport } from '../../tasks/check-task.js';
 
 export interface CheckCommandOptions {
@@ -80,6 +81,7 @@ function settingLines(report: TaskCheckReport): string[] {
     `  metric      ${metric}`,
     `  python      ${task.pythonRequires.length ? `requires ${task.pythonRequires.join(', ')}` : 'no required modules'}`,
     `  network     ${task.network ? 'allowed' : 'off'}`,
+    `  seed        ${task.seed === undefined ? 'none declared (an evaluation cannot vary it)' : describeTaskSeed(task.seed)}`,
   ];
 }
 

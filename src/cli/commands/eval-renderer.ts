@@ -30,6 +30,8 @@ function describe(event: CodifyEvent): string | undefined {
       return `evaluation ${event.suite}: ${event.runs} runs, ${event.finished} already finished, ${event.parallel} at a time`;
     case 'starter-measure':
       return `starter ${event.item} #${event.trial}: ${event.metric ?? `no metric (exit code ${String(event.exitCode)})`}`;
+    case 'seed-measure':
+      return `${event.key === null ? `starter ${event.item}` : `final ${event.key}`} on seed ${event.seed}: ${event.metric ?? `no metric (exit code ${String(event.exitCode)})`}`;
     case 'eval-run-start':
       return `${event.resumed ? 'resume' : 'start'} ${event.key} → ${event.runDir}`;
     case 'eval-run-end':

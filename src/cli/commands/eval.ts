@@ -12,6 +12,8 @@ import type { Suite } from '../../eval/suite/suite.js';
 import { stopOnInterrupt } from '../interrupt.js';
 import { loadSuite } from '../../eval/suite/load-suite.js';
 import { planRuns } from '../../eval/suite/plan-runs.js';
+import { withSeeds } from '../../eval/suite/with-seeds.js';
+import { parseSeedsText } from '../../modes/seeds-setting.js';
 import { runEvaluation } from '../../eval/run-evaluation.js';
 import { queueConnection } from '../../eval/dispatch/queue-connection.js';
 import { queueDispatch } from '../../eval/dispatch/queue-dispatch.js';
@@ -39,6 +41,7 @@ interface EvalCommandOptions {
   results?: 'shared' | 'queue';
   maxResultMb?: number;
   queueTimeout?: number;
+  seeds?: number[];
   json?: boolean;
 }
 
@@ -84,6 +87,11 @@ export function registerEvalCommand(program: Command): void {
       'with --queue: how long Redis may be unreachable before the evaluation gives up, leaving what is not done for the next run (default 30)',
       parseNumberFlag('--queue-timeout', amountSchema),
     )
+    .option(
+      '--seeds <n|list>',
+      "run each task's starter and final scripts on N seeds (0 … N−1) or on the seeds listed (0,1,7), paired seed by seed for the verdict; beats the suite's seeds:",
+      parseSeedsFlag,
+    )
     .addOption(jsonOption('every evaluation event as one JSON line'));
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
@@ -92,7 +100,7 @@ export function registerEvalCommand(program: Command): void {
     const interrupt = stopOnInterrupt('eval');
     try {
       checkFlags(options);
-      const suite = loadSuite(suitePath);
+      const suite = withSeeds(loadSuite(suitePath), options.seeds);
       const evalDir =
         options.out ?? join(resolveRunsRoot(options.root), `eval-${slugify(suite.name)}`);
       if (suite.sandbox === 'none' && options.json !== true)
@@ -143,6 +151,12 @@ export function registerEvalCommand(program: Command): void {
       interrupt.dispose();
     }
   });
+}
+
+function parseSeedsFlag(text: string): number[] {
+  const parsed = parseSeedsText(text);
+  if (!parsed.ok) throw new UsageError(`--seeds: ${parsed.reason} (got "${text}")`);
+  return parsed.seeds;
 }
 
 /** Flags that only go with others. */

@@ -4,10 +4,12 @@ import { readEvents } from '../../runs/read-events.js';
 import { totalsOf } from '../../runs/run-totals.js';
 import { starterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
-import { readRun } from './read-run.js';
+import { readRun, type StarterSeeds } from './read-run.js';
+import { metricSample } from '../../tasks/seeds/metric-statistics.js';
+import { readStarterSeeds } from '../seed-trials.js';
 import type { RunRecord } from './run-record.js';
 import { readStarterTrials } from '../starter-trials.js';
-import type { Suite } from '../suite/suite.js';
+import { seedVaried, type Suite } from '../suite/suite.js';
 import {
   comparisons,
   type Comparison,
@@ -29,6 +31,8 @@ export interface EvalSummary {
   runs: RunRecord[];
   /** Per task: the repeated starter runs and the noise margin they give. */
   noise: NoiseByItem;
+  /** Per task run on seeds: the starter's metric on each seed and their spread. */
+  starterSeeds: Record<string, StarterSeedFigures>;
   implement: ImplementGroup[];
   papers: PaperGroup[];
   /** Explorations per paper × model: ideas, review scores, novelty, experiments. */
@@ -50,6 +54,15 @@ export interface EvalSummary {
     /** The judge's part of the calls, tokens and cost above. */
     judge: { llmCalls: number; tokens: number; costUsd: number };
   };
+}
+
+/** The starter on each seed an item asked for (null: printed no metric or not run yet). */
+export interface StarterSeedFigures {
+  seeds: number[];
+  values: { seed: number; value: number | null }[];
+  mean: number | null;
+  /** Sample standard deviation over the seeds: the task's seed spread. */
+  sd: number | null;
 }
 
 /** What the judge's calls in the evaluation's own log spent. */
@@ -76,8 +89,26 @@ export async function collectEvaluation(
     const trials = readStarterTrials(evalDir, item.name, suite.starterTrials);
     if (trials.length > 0) noise[item.name] = starterNoise(trials);
   }
+  const starterSeeds: Record<string, StarterSeedFigures> = {};
+  const seededItems: Record<string, StarterSeeds> = {};
+  for (const item of suite.items) {
+    if (!seedVaried(item)) continue;
+    const starter = readStarterSeeds(evalDir, item);
+    const sample = metricSample(starter.flatMap((run) => (run.value === null ? [] : [run.value])));
+    starterSeeds[item.name] = {
+      seeds: item.seeds,
+      values: item.seeds.map((seed) => ({
+        seed,
+        value: starter.find((run) => run.seed === seed)?.value ?? null,
+      })),
+      mean: sample?.mean ?? null,
+      sd: sample === null || sample.values.length < 2 ? null : sample.sd,
+    };
+    seededItems[item.name] = { evalDir, starter };
+  }
   const runs: RunRecord[] = [];
-  for (const run of planned) runs.push(await readRun(run, noise[run.item.name]));
+  for (const run of planned)
+    runs.push(await readRun(run, noise[run.item.name], seededItems[run.item.name]));
   const humanMinutes: Record<string, number> = {};
   for (const item of suite.items) {
     if (item.kind === 'task' && item.humanMinutes !== undefined)
@@ -92,6 +123,7 @@ export async function collectEvaluation(
     generatedAt: now.toISOString(),
     runs,
     noise,
+    starterSeeds,
     implement: implementGroups(runs, humanMinutes),
     papers: paperGroups(runs),
     explore: exploreGroups(runs),

@@ -5,12 +5,15 @@ import type { RepoReport } from '../../repo/report.js';
 import { readEvents } from '../../runs/read-events.js';
 import { totalsOf } from '../../runs/run-totals.js';
 import { activeTimeMs } from '../../runs/active-time.js';
-import { categorize, improvementOf } from './category.js';
+import { categorize, improvementOf, isFixedSeedGain, type SeededOutcome } from './category.js';
+import { type PairedEffect, pairedEffect } from '../../tasks/seeds/paired-effect.js';
+import type { SeedRun } from '../../tasks/seeds/run-seeds.js';
+import { readFinalSeeds } from '../seed-trials.js';
 import type { StarterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
 import type { ExploreItem } from '../suite/suite.js';
 import { repairLineShare } from './repair-share.js';
-import type { RunRecord, VerifyOutcomeLabel } from './run-record.js';
+import type { ImplementVerdict, RunRecord, SeedFigures, VerifyOutcomeLabel } from './run-record.js';
 import { stateOf } from '../dispatch/run-state.js';
 import { readJudgeRecord } from '../judging/judge-run.js';
 import { readExploreRun } from './read-explore.js';
@@ -37,6 +40,7 @@ function verifyLabel(report: RepoReport | undefined): VerifyOutcomeLabel {
 export async function readRun(
   planned: PlannedRun,
   noise: StarterNoise | undefined,
+  seeded?: StarterSeeds,
 ): Promise<RunRecord> {
   const base = {
     key: planned.key,
@@ -80,7 +84,7 @@ export async function readRun(
   }
   if (state.kind !== 'finished') return record;
   if (planned.item.kind === 'task') {
-    addImplementFigures(record, state.runDir, noise);
+    addImplementFigures(record, planned, state.runDir, noise, seeded);
   } else {
     await addPaperFigures(record, state.runDir);
     addJudgement(record, planned.judgeFile);
@@ -107,26 +111,132 @@ function addExploreFigures(record: RunRecord, item: ExploreItem, runDir: string)
   }
 }
 
-/** An implement run's category, metric and edits, from its result.json. */
+/** The starter on the suite's seeds (two or more), read by the collection once per item. */
+export interface StarterSeeds {
+  evalDir: string;
+  starter: SeedRun[];
+}
+
+/** An implement run's category, metric and edits, from its result.json (and its seeds). */
 function addImplementFigures(
   record: RunRecord,
+  planned: PlannedRun,
   runDir: string,
   noise: StarterNoise | undefined,
+  seeded: StarterSeeds | undefined,
 ): void {
   const result = readJson<ImplementResult>(join(runDir, resultFile));
   const starter = noise?.mean ?? result?.metric?.starter ?? null;
+  const margin = noise?.margin ?? 0;
+  const seeds =
+    seeded === undefined || planned.item.kind !== 'task' || result === undefined
+      ? undefined
+      : seedFigures(seeded, planned, runDir, result, margin);
+  const outcome: SeededOutcome | undefined =
+    seeds === undefined
+      ? undefined
+      : { effect: seeds.effect, finalFailed: seeds.figures.finalFailed };
+  const input = { result, starter, margin, ...(outcome === undefined ? {} : { seeds: outcome }) };
   record.implement = {
-    category: categorize({ result, starter, margin: noise?.margin ?? 0 }),
+    category: categorize(input),
     ran: result?.ran ?? false,
     metricName: result?.metric?.name ?? null,
+    goal: result?.metric?.goal ?? null,
     metric: result?.metric?.value ?? null,
     starter,
     improvement: result === undefined ? null : improvementOf(result, starter),
     linesAdded: result?.linesEdited.added ?? 0,
     linesRemoved: result?.linesEdited.removed ?? 0,
     finalScript: result?.finalScript ?? null,
+    verdict: verdictOf(seeds?.figures, noise, isFixedSeedGain(input)),
+    ...(seeds === undefined ? {} : { seeds: seeds.figures }),
   };
   if (result !== undefined) record.steps = result.steps;
+}
+
+/** The final script's seeds paired with the starter's; undefined when the script never ran. */
+function seedFigures(
+  seeded: StarterSeeds,
+  planned: PlannedRun,
+  runDir: string,
+  result: ImplementResult,
+  repeatMargin: number,
+): { figures: SeedFigures; effect: ReturnType<typeof pairedEffect> } | undefined {
+  if (planned.item.kind !== 'task' || result.finalScript === null || !result.ran) return undefined;
+  const goal = result.metric?.goal;
+  if (goal === undefined) return undefined;
+  const final = readFinalSeeds(seeded.evalDir, planned.key, runDir, planned.item);
+  const seeds = planned.item.seeds;
+  const effect = pairedEffect(seeded.starter, final, goal, repeatMargin);
+  const valueOn = (runs: SeedRun[], seed: number) =>
+    runs.find((entry) => entry.seed === seed)?.value ?? null;
+  const figures: SeedFigures = {
+    seeds,
+    values: seeds.map((seed) => ({
+      seed,
+      starter: valueOn(seeded.starter, seed),
+      final: valueOn(final, seed),
+    })),
+    // Only seeds measured count: one not run yet (a stopped evaluation) is not a failure.
+    finalFailed: final.filter((entry) => entry.value === null).map((entry) => entry.seed),
+    paired: effect === null ? null : withoutPairs(effect),
+  };
+  return { figures, effect };
+}
+
+/** The statistics without the pairs, which `values` already holds. */
+function withoutPairs(effect: PairedEffect): Omit<PairedEffect, 'pairs'> {
+  const { pairs, ...rest } = effect;
+  void pairs;
+  return rest;
+}
+
+/** The margin's source of a paired verdict, in the report's words. */
+function pairedSource(
+  seeds: number,
+  paired: Omit<PairedEffect, 'pairs'>,
+  noise: StarterNoise | undefined,
+): string {
+  const parts = [`t × sd(differences)/√n (${short(paired.pairedMargin)})`];
+  if (noise !== undefined) parts.push(`the repeat-run margin (${short(noise.margin)})`);
+  if (paired.finalIgnoresSeed) {
+    parts.push(
+      `2 × the starter's seed sd (${short(paired.seedMargin)}), as the final script printed one value on every seed while the starter's varied: it may ignore the seed`,
+    );
+  }
+  return `${seeds} seeds, paired: the larger of ${parts.join(', ')}`;
+}
+
+/** Four significant digits: enough to compare margins in a sentence. */
+const short = (value: number): string => String(Number(value.toPrecision(4)));
+
+/** What the category rests on, in the words the report shows. */
+function verdictOf(
+  seeds: SeedFigures | undefined,
+  noise: StarterNoise | undefined,
+  fixedSeedGain: boolean,
+): ImplementVerdict {
+  if (seeds !== undefined) {
+    const paired = seeds.paired;
+    return {
+      basis: 'seeds',
+      margin: paired?.margin ?? 0,
+      marginSource:
+        paired === null
+          ? `${seeds.seeds.length} seeds, fewer than two paired: no verdict of improvement`
+          : pairedSource(seeds.seeds.length, paired, noise),
+      fixedSeedGain: false,
+    };
+  }
+  return {
+    basis: 'seed fixed',
+    margin: noise?.margin ?? 0,
+    marginSource:
+      noise === undefined
+        ? 'margin: none measured (no repeat runs, seed fixed)'
+        : `margin: repeat runs only, seed fixed (${noise.measured} starter runs)`,
+    fixedSeedGain,
+  };
 }
 
 /** A paper run's verify outcome, size and repair share, from its report.json. */

@@ -1,5 +1,6 @@
 import type { RunStatus } from '../../runs/events.js';
 import type { Category } from './category.js';
+import type { PairedEffect } from '../../tasks/seeds/paired-effect.js';
 import type { Critique } from '../judging/judge-score.js';
 import type { ExploreFigures } from './read-explore.js';
 
@@ -29,6 +30,8 @@ export interface RunRecord {
     category: Category;
     ran: boolean;
     metricName: string | null;
+    /** Which way the metric improves; null without a metric. */
+    goal: 'max' | 'min' | null;
     metric: number | null;
     /** The figure the category compared with (starter trials' mean, else the run's own starter). */
     starter: number | null;
@@ -36,6 +39,10 @@ export interface RunRecord {
     linesAdded: number;
     linesRemoved: number;
     finalScript: string | null;
+    /** What the category rests on, in the report's words. */
+    verdict: ImplementVerdict;
+    /** The starter and the final script seed by seed, when the suite ran seeds. */
+    seeds?: SeedFigures;
   };
   paper?: {
     verify: VerifyOutcomeLabel;
@@ -81,4 +88,26 @@ export interface RunRecord {
     /** What did not fit the judge's context whole (the output or the paper cut). */
     notes?: string[];
   };
+}
+
+/** What an implement run's category rests on. */
+export interface ImplementVerdict {
+  /** `seeds`: paired over two or more seeds; `seed fixed`: one seed, repeat runs only. */
+  basis: 'seeds' | 'seed fixed';
+  /** The margin the effect had to clear. */
+  margin: number;
+  /** Where the margin comes from, as the report states it. */
+  marginSource: string;
+  /** A gain beyond the repeat-run margin measured on one seed: flagged, counted B. */
+  fixedSeedGain: boolean;
+}
+
+/** Per-seed values and the paired statistics, as report.json keeps them. */
+export interface SeedFigures {
+  seeds: number[];
+  /** Per seed, in the suite's order: the starter's and the final script's metric (null: none printed). */
+  values: { seed: number; starter: number | null; final: number | null }[];
+  finalFailed: number[];
+  /** The paired statistics; null with fewer than two seeds both printed a value on. */
+  paired: Omit<PairedEffect, 'pairs'> | null;
 }

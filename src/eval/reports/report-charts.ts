@@ -1,5 +1,9 @@
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import type { NonNormalizedSpec } from 'vega-lite/types_unstable/spec/index.js';
+import type { LayerSpec } from 'vega-lite/types_unstable/spec/layer.js';
+import type { UnitSpec } from 'vega-lite/types_unstable/spec/unit.js';
+import type { Field } from 'vega-lite/types_unstable/channeldef.js';
 import type { EvalSummary } from '../collection/collect-evaluation.js';
 import type { Block } from './report-blocks.js';
 import { runLink } from './report-format.js';
@@ -62,33 +66,88 @@ async function implementCharts(summary: EvalSummary): Promise<Block[]> {
       },
     }),
   });
-  const measured = values.filter((value) => value.metric !== null);
-  if (measured.length > 0) {
+  const panels = metricPanels(summary);
+  if (panels.length > 0) {
     charts.push({
       kind: 'chart',
       caption:
-        "The final metric of every run, by task, strategy and model: the spread across trials (the task's metric; click a point for its run).",
-      svg: await renderChart({
-        data: { values: measured },
-        mark: { type: 'point', filled: true, size: 70 },
-        width: 480,
-        encoding: {
-          y: {
-            field: 'row',
-            type: 'nominal',
-            title: null,
-            sort: null,
-            axis: { labelLimit: 360 },
-          },
-          x: { field: 'metric', type: 'quantitative', scale: { zero: false }, title: 'metric' },
-          color: { field: 'category', type: 'nominal', scale: categoryColors, title: 'category' },
-          href: { field: 'href' },
-          tooltip: [{ field: 'run' }, { field: 'metric' }],
-        },
-      }),
+        "The final metric of every run, one panel per task on the task's own scale: the line is the starter's figure, the shaded band beyond it the largest margin its runs had to clear (each run's margin and its source are in the verdicts table); with seeds, each run's point is its mean over the seeds (click a point for its run).",
+      svg: await renderChart({ vconcat: panels, resolve: { scale: { x: 'independent' } } }),
     });
   }
   return charts;
+}
+
+/**
+ * One panel per task: its runs' final metrics, the starter's figure as a rule and the
+ * margin as a band beyond it in the goal's direction, so metrics of different tasks (an
+ * accuracy, a recall) never share an axis.
+ */
+function metricPanels(summary: EvalSummary): NonNormalizedSpec[] {
+  const tasks = summary.runs.filter((run) => run.implement !== undefined && run.runDir !== null);
+  const items = [...new Set(tasks.map((run) => run.item))];
+  return items.flatMap((item): NonNormalizedSpec[] => {
+    const runs = tasks.filter((run) => run.item === item);
+    const points = runs.flatMap((run) => {
+      const figures = run.implement;
+      const finals = figures?.seeds?.values.flatMap((entry) =>
+        entry.final === null ? [] : [entry.final],
+      );
+      const metric =
+        finals !== undefined && finals.length > 0
+          ? finals.reduce((sum, value) => sum + value, 0) / finals.length
+          : (figures?.metric ?? null);
+      if (figures === undefined || metric === null) return [];
+      return [
+        {
+          row: `${run.strategy} · ${run.model}`,
+          category: figures.category,
+          metric,
+          run: run.key,
+          href: runLink(summary.evalDir, run.runDir ?? ''),
+        },
+      ];
+    });
+    if (points.length === 0) return [];
+    const first = runs[0]?.implement;
+    const seeded = summary.starterSeeds[item];
+    const starter = seeded?.mean ?? summary.noise[item]?.mean ?? first?.starter ?? null;
+    const margin = Math.max(0, ...runs.map((run) => run.implement?.verdict.margin ?? 0));
+    const direction = first?.goal === 'min' ? -1 : 1;
+    const layers: (LayerSpec<Field> | UnitSpec<Field>)[] = [];
+    if (starter !== null) {
+      const band = [starter, starter + direction * margin].sort((a, b) => a - b);
+      layers.push(
+        {
+          data: { values: [{ from: band[0], to: band[1] }] },
+          mark: { type: 'rect', color: '#90a4ae', opacity: 0.3 },
+          encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } },
+        },
+        {
+          data: { values: [{ starter }] },
+          mark: { type: 'rule', color: '#455a64', strokeDash: [4, 3] },
+          encoding: { x: { field: 'starter', type: 'quantitative' } },
+        },
+      );
+    }
+    layers.push({
+      data: { values: points },
+      mark: { type: 'point', filled: true, size: 70 },
+      encoding: {
+        y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
+        x: {
+          field: 'metric',
+          type: 'quantitative',
+          scale: { zero: false },
+          title: `${item}: ${first?.metricName ?? 'metric'}${first?.goal === 'min' ? ' (lower is better)' : ''}`,
+        },
+        color: { field: 'category', type: 'nominal', scale: categoryColors, title: 'category' },
+        href: { field: 'href' },
+        tooltip: [{ field: 'run' }, { field: 'metric' }],
+      },
+    });
+    return [{ layer: layers, width: 480 }];
+  });
 }
 
 /** The judge's and the rubric's scores of the paper runs. */
@@ -98,36 +157,42 @@ async function paperCharts(summary: EvalSummary): Promise<Block[]> {
     (run) => run.runDir !== null && (run.judge !== undefined || run.rubric !== undefined),
   );
   if (papers.length === 0) return charts;
-  const values = papers.flatMap((run) => {
-    const base = {
-      row: `${run.item} · ${run.model}`,
-      run: run.key,
-      href: runLink(summary.evalDir, run.runDir ?? ''),
-    };
-    return [
-      ...(run.judge === undefined
-        ? []
-        : [{ ...base, measure: 'judge score (1–5) ÷ 5', value: run.judge.score / 5 }]),
-      ...(run.rubric === undefined
-        ? []
-        : [{ ...base, measure: 'rubric score (0–1)', value: run.rubric.score }]),
-    ];
+  const row = (run: (typeof papers)[number]) => ({
+    row: `${run.item} · ${run.model}`,
+    run: run.key,
+    href: runLink(summary.evalDir, run.runDir ?? ''),
   });
+  const judged = papers.flatMap((run) =>
+    run.judge === undefined ? [] : [{ ...row(run), value: run.judge.score }],
+  );
+  const graded = papers.flatMap((run) =>
+    run.rubric === undefined ? [] : [{ ...row(run), value: run.rubric.score }],
+  );
+  // Each score on its own axis: the judge's 1–5 as given, the rubric's 0–1 share.
+  const panel = (
+    values: typeof judged,
+    domain: [number, number],
+    title: string,
+  ): NonNormalizedSpec => ({
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    width: 300,
+    encoding: {
+      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
+      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
+      href: { field: 'href' },
+      tooltip: [{ field: 'run' }, { field: 'value' }],
+    },
+  });
+  const panels: NonNormalizedSpec[] = [
+    ...(judged.length === 0 ? [] : [panel(judged, [1, 5], 'judge score (1–5)')]),
+    ...(graded.length === 0 ? [] : [panel(graded, [0, 1], 'rubric score (0–1)')]),
+  ];
   charts.push({
     kind: 'chart',
-    caption: 'Judge and rubric scores of every paper run (click a point for its run).',
-    svg: await renderChart({
-      data: { values },
-      mark: { type: 'point', filled: true, size: 70 },
-      width: 480,
-      encoding: {
-        y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
-        x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: 'score' },
-        color: { field: 'measure', type: 'nominal', title: null },
-        href: { field: 'href' },
-        tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
-      },
-    }),
+    caption:
+      'Judge scores (1–5) and rubric scores (0–1) of every paper run, each on its own axis (click a point for its run).',
+    svg: await renderChart({ hconcat: panels }),
   });
   return charts;
 }
@@ -139,48 +204,60 @@ async function exploreCharts(summary: EvalSummary): Promise<Block[]> {
     (run) => run.runDir !== null && run.explore?.ideasWritten === true,
   );
   if (explorations.length === 0) return charts;
-  const values = explorations.flatMap((run) => {
+  const base = (run: (typeof explorations)[number]) => ({
+    row: `${run.item} · ${run.model}`,
+    run: run.key,
+    href: runLink(summary.evalDir, run.runDir ?? ''),
+  });
+  // The judge's 1–5 review on its own axis; the shares (0–1) on theirs.
+  const reviews = explorations.flatMap((run) =>
+    run.explore?.review.overall === null || run.explore === undefined
+      ? []
+      : [{ ...base(run), measure: 'mean review (1–5)', value: run.explore.review.overall }],
+  );
+  const shares = explorations.flatMap((run) => {
     const figures = run.explore;
     if (figures === undefined) return [];
-    const base = {
-      row: `${run.item} · ${run.model}`,
-      run: run.key,
-      href: runLink(summary.evalDir, run.runDir ?? ''),
-    };
     return [
-      ...(figures.review.overall === null
-        ? []
-        : [{ ...base, measure: 'mean review (1–5) ÷ 5', value: figures.review.overall / 5 }]),
       ...(figures.ranShare === null
         ? []
-        : [{ ...base, measure: 'ideas whose experiment ran', value: figures.ranShare }]),
+        : [{ ...base(run), measure: 'ideas whose experiment ran', value: figures.ranShare }]),
       ...(figures.improvedShare === null
         ? []
         : [
-            {
-              ...base,
-              measure: 'ideas that beat the baseline',
-              value: figures.improvedShare,
-            },
+            { ...base(run), measure: 'ideas that beat the baseline', value: figures.improvedShare },
           ]),
     ];
   });
+  const panel = (
+    values: typeof shares,
+    domain: [number, number],
+    title: string,
+  ): NonNormalizedSpec => ({
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    width: 300,
+    encoding: {
+      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
+      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
+      color: { field: 'measure', type: 'nominal', title: null },
+      shape: { field: 'measure', type: 'nominal', title: null },
+      href: { field: 'href' },
+      tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
+    },
+  });
+  const panels: NonNormalizedSpec[] = [
+    ...(reviews.length === 0 ? [] : [panel(reviews, [1, 5], 'mean review score (1–5)')]),
+    ...(shares.length === 0 ? [] : [panel(shares, [0, 1], 'share of ideas')]),
+  ];
+  if (panels.length === 0) return charts;
   charts.push({
     kind: 'chart',
     caption:
-      "Explorations: each run's mean review score and the shares of its ideas whose experiment ran and beat the baseline (click a point for its run).",
+      "Explorations: each run's mean review score (1–5) and the shares of its ideas whose experiment ran and beat the baseline (0–1), each on its own axis (click a point for its run).",
     svg: await renderChart({
-      data: { values },
-      mark: { type: 'point', filled: true, size: 70 },
-      width: 480,
-      encoding: {
-        y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 360 } },
-        x: { field: 'value', type: 'quantitative', scale: { domain: [0, 1] }, title: 'share' },
-        color: { field: 'measure', type: 'nominal', title: null },
-        shape: { field: 'measure', type: 'nominal', title: null },
-        href: { field: 'href' },
-        tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
-      },
+      hconcat: panels,
+      resolve: { scale: { color: 'independent', shape: 'independent' } },
     }),
   });
   return charts;

@@ -20,6 +20,7 @@ import { starterTrialDir } from '../starter-trials.js';
 import { spreadOf } from '../collection/spread.js';
 import { verifyLabels } from '../collection/summarize.js';
 import { exploreBlocks } from './report-explore.js';
+import { verdictBlocks } from './report-verdicts.js';
 
 /** The report's content: the tables of the seed papers, each row linking to its runs. */
 export function reportBlocks(summary: EvalSummary): Block[] {
@@ -27,6 +28,7 @@ export function reportBlocks(summary: EvalSummary): Block[] {
     ...overviewBlocks(summary),
     ...starterBlocks(summary),
     ...implementBlocks(summary),
+    ...verdictBlocks(summary),
     ...comparisonBlocks(summary),
     ...paperBlocks(summary),
     ...judgeBlocks(summary),
@@ -74,7 +76,7 @@ function starterBlocks(summary: EvalSummary): Block[] {
   return [
     heading(2, 'Starter code'),
     paragraph(
-      "Each task's starter was run repeatedly in the same sandbox. A result counts as an improvement (category A) only when it beats the mean by more than the noise margin: two sample standard deviations of these runs (0 when they agree or fewer than two printed the metric).",
+      "Each task's starter was run repeatedly in the same sandbox, on its one seed. The noise margin is two sample standard deviations of these runs (0 when they agree or fewer than two printed the metric): nondeterminism under a fixed seed, not seed variance, which only runs on several seeds measure (see the verdicts below).",
     ),
     table(
       ['task', 'runs', 'printed the metric', 'mean', 'std', 'noise margin', 'starter runs'],
@@ -103,7 +105,7 @@ function implementBlocks(summary: EvalSummary): Block[] {
   return [
     heading(2, 'Implement: outcome categories (ResearchCodeAgent)'),
     paragraph(
-      'A: the final code runs and beats the starter by more than the noise margin; B: it runs without such an improvement; C: it errors or prints no metric; D: no code was produced.',
+      'A: the final code runs and beats the starter by more than the margin across seeds; B: it runs without such an improvement, or with a gain measured on one fixed seed only; C: it errors or prints no metric (on any seed); D: no code was produced. What each verdict rests on is in the next table.',
     ),
     table(
       ['task', 'strategy', 'model', 'runs', ...categories, 'metric', 'improvement', 'run folders'],
@@ -222,7 +224,7 @@ function everyRunBlocks(summary: EvalSummary): Block[] {
         text(run.status),
         text(
           run.implement !== undefined
-            ? `${run.implement.category}${run.implement.metric === null ? '' : ` (${run.implement.metricName ?? 'metric'} ${formatNumber(run.implement.metric)})`}`
+            ? `${run.implement.category}${run.implement.metric === null ? '' : ` (${run.implement.metricName ?? 'metric'} ${formatNumber(run.implement.metric)}${run.implement.verdict.fixedSeedGain ? '; gain on the fixed seed' : ''})`}`
             : run.paper !== undefined
               ? run.paper.verify
               : run.explore !== undefined

@@ -3,6 +3,7 @@ import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { parseModelSpec } from '../../llm/model-spec.js';
+import { seedList } from '../../modes/seeds-setting.js';
 import { checkRunSelection } from '../../explore/experiments/select-ideas.js';
 import {
   itemStrategies,
@@ -163,7 +164,7 @@ export function loadSuite(path: string): Suite {
       fail(file, where, `give one of task:, paper: or explore:, not ${kinds.join(': and ')}:`);
     }
     if ('explore' in entry) return exploreItem(file, suiteDir, where, entry);
-    if ('task' in entry) return taskItem(file, suiteDir, where, entry, raw.strategies);
+    if ('task' in entry) return taskItem(file, suiteDir, where, entry, raw);
     if ('paper' in entry) return paperItem(file, suiteDir, where, entry);
     return fail(
       file,
@@ -202,9 +203,10 @@ function taskItem(
   suiteDir: string,
   where: PropertyKey[],
   entry: unknown,
-  strategies: RawSuite['strategies'],
+  raw: RawSuite,
 ): SuiteItem {
   const item = check(file, where, taskItemSchema, entry);
+  const seeds = item.seeds ?? raw.seeds;
   const folder = resolve(suiteDir, item.task);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     fail(file, [...where, 'task'], `no task folder at ${folder}`);
@@ -213,7 +215,8 @@ function taskItem(
     kind: 'task',
     name: item.name ?? basename(folder),
     path: folder,
-    strategies: item.strategies ?? strategies,
+    strategies: item.strategies ?? raw.strategies,
+    seeds: seeds === undefined ? [] : seedList(seeds),
     ...(item.human_minutes === undefined ? {} : { humanMinutes: item.human_minutes }),
   };
 }

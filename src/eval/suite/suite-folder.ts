@@ -33,7 +33,7 @@ export function suiteFromFolder(dir: string): Suite {
     if (entry.name.startsWith('.') || entry.name.startsWith('_')) continue;
     if (entry.isDirectory()) {
       if (isTaskFolder(path)) {
-        items.push({ kind: 'task', name: entry.name, path, strategies: ['agent'] });
+        items.push({ kind: 'task', name: entry.name, path, strategies: ['agent'], seeds: [] });
         continue;
       }
       const paper = paperNames.find((name) => existsSync(join(path, name)));

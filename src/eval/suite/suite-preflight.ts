@@ -4,7 +4,7 @@ import { createSandbox } from '../../sandbox/index.js';
 import { loadTask } from '../../tasks/load-task.js';
 import { judgeSpec, needsJudge } from '../judging/judge-spec.js';
 import { checkExploreCode } from './explore-preflight.js';
-import type { Suite } from './suite.js';
+import { seedVaried, type Suite } from './suite.js';
 import { SuiteError } from './suite-error.js';
 
 /** What would stop every run: checked once, before the evaluation folder is touched. */
@@ -29,6 +29,16 @@ export async function checkSuite(suite: Suite, config: CodifyConfig): Promise<vo
     if (item.kind === 'explore') await checkExploreCode(suite, item);
     if (item.kind !== 'task') continue;
     const task = await loadTask(item.path);
+    if (seedVaried(item) && task.seed === undefined) {
+      throw new SuiteError(
+        `${suite.file}: ${item.name}: the suite asks for ${item.seeds.length} seeds but ${task.dir}/task.json declares no seed: add "seed": {"flag": "--seed"} or {"env": "SEED"} there (how its starter reads the seed), or leave seeds: and --seeds out for this task`,
+      );
+    }
+    if (seedVaried(item) && task.metric === undefined) {
+      throw new SuiteError(
+        `${suite.file}: ${item.name}: the suite asks for seeds but ${task.dir}/task.json declares no metric to compare them on: add "metric"`,
+      );
+    }
     await chooseInterpreter(task, suite.python);
   }
 }

@@ -3,6 +3,7 @@ import { strategyNames } from '../../agent/strategies/strategy.js';
 import { exploreSettings } from '../../modes/explore-settings.js';
 import { implementSettings } from '../../modes/implement-settings.js';
 import { paperSettings } from '../../modes/paper-settings.js';
+import { seedsSetting } from '../../modes/seeds-setting.js';
 
 /**
  * The suite's settings of runs are the modes' own (src/modes): the same zod types, limits and
@@ -29,6 +30,8 @@ export const taskItemSchema = z
     human_minutes: positive.optional(),
     /** This task's strategies, instead of the suite's. */
     strategies: z.array(z.enum(strategyNames)).min(1).optional(),
+    /** This task's seeds, instead of the suite's (needs a seed declared in its task.json). */
+    seeds: seedsSetting.optional(),
   })
   .strict();
 
@@ -118,6 +121,11 @@ export const suiteSchema = z
       .default({}),
     /** Extra runs of each task's starter, to measure the metric's noise; 0 turns it off. */
     starter_trials: z.number().int().min(0).default(3),
+    /**
+     * Seeds every task's starter and final scripts run on, paired seed by seed for the
+     * verdict; tasks must declare how their seed is set (task.json "seed").
+     */
+    seeds: seedsSetting.optional(),
     judge: z
       .object({
         model: z.string().min(1).optional(),

@@ -8,6 +8,11 @@ export type SuiteItem =
       path: string;
       strategies: StrategyName[];
       humanMinutes?: number;
+      /**
+       * Seeds the starter and every final script run on, for a verdict paired by seed; empty
+       * when the suite asks for none (the verdict then rests on repeat runs of one seed).
+       */
+      seeds: number[];
     }
   | {
       kind: 'paper';
@@ -104,3 +109,10 @@ export function itemStrategies(
   if (item.kind === 'explore') return [exploreStrategy];
   return item.strategies;
 }
+
+/**
+ * Whether a task item's verdict rests on seeds: two or more. One seed is no seed variation,
+ * so nothing extra runs and its verdict is a fixed seed's.
+ */
+export const seedVaried = (item: SuiteItem): item is Extract<SuiteItem, { kind: 'task' }> =>
+  item.kind === 'task' && item.seeds.length >= 2;

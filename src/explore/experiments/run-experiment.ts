@@ -10,7 +10,7 @@ import { confirmMetric, type MetricChoice } from './confirm-metric.js';
 import type { ExperimentContext } from './experiment-context.js';
 import { earlierExperimentRun } from './experiment-runs.js';
 import type { ExperimentRecord } from './run-experiments.js';
-import { runSeeds, summarizeSeeds, type SeedSummary } from './seed-runs.js';
+import { runSeeds, summarizeSeeds, type SeedSummary } from '../../tasks/seeds/run-seeds.js';
 import { startExperiment } from './start-experiment.js';
 
 /** An idea whose metric the baseline's output does not show: recorded as skipped. */
@@ -123,17 +123,23 @@ async function seedsOf(
 ): Promise<SeedSummary | null> {
   if (result.finalScript === null) return null;
   const { baseline, settings, host } = context;
+  const workspace = join(result.runDir, 'workspace');
+  const script = relative(result.runDir, result.finalScript);
   const runs = await runSeeds({
-    run: context.run,
     file: join(context.folder, idea.id, 'seeds.json'),
-    runDir: result.runDir,
-    script: relative(result.runDir, result.finalScript),
+    workspace,
+    script,
     task: baseline.task,
     metric,
+    // Prototype code that declares no seed is given `--seed N`, as the plans' seeds assume.
+    declaration: baseline.task.seed ?? { flag: '--seed' },
     seeds: idea.card.experimentPlan.seeds,
     sandbox: baseline.sandbox,
     interpreter: baseline.interpreter,
     gpu: settings.gpu,
+    outputDir: join(result.runDir, 'outputs'),
+    emit: (body) => context.run.emit(body),
+    shownScript: relative(context.run.dir, join(workspace, script)),
     ...(host.signal === undefined ? {} : { signal: host.signal }),
   });
   return summarizeSeeds(runs, metric.goal, result.metric?.starter ?? null);

@@ -13,7 +13,7 @@ import type { ExperimentContext } from './experiment-context.js';
 import { inPool, oneAtATime } from './experiment-pool.js';
 import { measureBaseline } from './measure-baseline.js';
 import { experimentStage } from './run-experiment.js';
-import type { SeedSummary } from './seed-runs.js';
+import type { SeedSummary } from '../../tasks/seeds/run-seeds.js';
 import { selectIdeas } from './select-ideas.js';
 
 export interface ExperimentSettings {

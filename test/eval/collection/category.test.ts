@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImplementResult } from '../../../src/agent/final-result.js';
-import { categorize } from '../../../src/eval/collection/category.js';
+import { categorize, isFixedSeedGain } from '../../../src/eval/collection/category.js';
+import { pairedEffect } from '../../../src/tasks/seeds/paired-effect.js';
 import { starterNoise } from '../../../src/eval/collection/noise-margin.js';
 
 function result(overrides: Partial<ImplementResult>): ImplementResult {
@@ -38,10 +39,41 @@ function result(overrides: Partial<ImplementResult>): ImplementResult {
 }
 
 describe('categorize', () => {
-  it('A only when the improvement clears the noise margin', () => {
-    expect(categorize({ result: result({}), starter: 0.7, margin: 0.05 })).toBe('A');
-    expect(categorize({ result: result({}), starter: 0.7, margin: 0.1 })).toBe('B');
-    expect(categorize({ result: result({}), starter: 0.8, margin: 0 })).toBe('B');
+  const seeds = (starter: number[], final: number[], goal: 'max' | 'min' = 'max') => ({
+    effect: pairedEffect(
+      starter.map((value, seed) => ({ seed, value })),
+      final.map((value, seed) => ({ seed, value })),
+      goal,
+    ),
+    finalFailed: [],
+  });
+
+  it('A only when the paired effect across seeds clears its margin', () => {
+    const input = { result: result({}), starter: 0.7, margin: 0 };
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.71, 0.69], [0.8, 0.81, 0.79]) })).toBe('A');
+    // One value on every seed, within the starter's seed spread (sd 0.05, margin 0.1): no.
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.75, 0.8], [0.83, 0.83, 0.83]) })).toBe('B');
+    // Gains that differ from seed to seed as much as the seeds do: no.
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.75, 0.8], [0.8, 0.7, 0.9]) })).toBe('B');
+    expect(categorize({ ...input, seeds: seeds([0.7, 0.7], [0.7, 0.7]) })).toBe('B');
+  });
+
+  it('B for a gain on one fixed seed however large, flagged as such', () => {
+    const fixed = { result: result({}), starter: 0.7, margin: 0.05 };
+    expect(categorize(fixed)).toBe('B');
+    expect(isFixedSeedGain(fixed)).toBe(true);
+    expect(isFixedSeedGain({ ...fixed, margin: 0.1 })).toBe(false);
+    expect(isFixedSeedGain({ ...fixed, starter: 0.8, margin: 0 })).toBe(false);
+  });
+
+  it('C when the final script fails on a seed the starter ran on', () => {
+    const outcome = { ...seeds([0.7, 0.7], [0.9, 0.9]), finalFailed: [2] };
+    expect(categorize({ result: result({}), starter: 0.7, margin: 0, seeds: outcome })).toBe('C');
+  });
+
+  it('B when fewer than two seeds paired', () => {
+    const outcome = { effect: null, finalFailed: [] };
+    expect(categorize({ result: result({}), starter: 0.7, margin: 0, seeds: outcome })).toBe('B');
   });
 
   it('follows the goal: a lower loss is an improvement', () => {
@@ -60,8 +92,10 @@ describe('categorize', () => {
         improved: true,
       },
     });
-    expect(categorize({ result: loss, starter: 0.3, margin: 0.05 })).toBe('A');
-    expect(categorize({ result: loss, starter: 0.1, margin: 0 })).toBe('B');
+    const across = seeds([0.3, 0.31, 0.29], [0.2, 0.21, 0.19], 'min');
+    expect(categorize({ result: loss, starter: 0.3, margin: 0, seeds: across })).toBe('A');
+    expect(isFixedSeedGain({ result: loss, starter: 0.3, margin: 0.05 })).toBe(true);
+    expect(isFixedSeedGain({ result: loss, starter: 0.1, margin: 0 })).toBe(false);
   });
 
   it('C when the final code fails or prints no metric; D when there is none', () => {

@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { throwIfStopped } from '../../errors/run-stopped.js';
-import type { Run } from '../../runs/run.js';
+import type { CodifyEventBody } from '../../runs/events.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import { defaultLimits } from '../../sandbox/types.js';
-import { improvementMargin, metricSample } from '../../tasks/metric-statistics.js';
-import { parseMetric } from '../../tasks/parse-metric.js';
-import type { Task, TaskMetric } from '../../tasks/types.js';
+import { parseMetric } from '../parse-metric.js';
+import type { Task, TaskMetric } from '../types.js';
+import { improvementMargin, metricSample } from './metric-statistics.js';
+import { seededInvocation, type TaskSeed } from './task-seed.js';
 
-/** One seed of the plan: the final script run once, untraced, with `--seed N`. */
+/** One seed: the script run once, untraced, with the seed set as its task declares. */
 export interface SeedRun {
   seed: number;
   /** The metric the run printed last; null when it printed none or failed. */
@@ -36,45 +37,57 @@ export interface SeedSummary {
 
 const round = (value: number) => Math.round(value * 1e9) / 1e9;
 
-/**
- * Runs the experiment's final script once per seed of its plan, each as its own measured,
- * untraced run in the implement run's workspace (as `--repeats` does for implement), and
- * keeps the values in `seeds.json` so a resumed exploration does not run them again.
- */
-export async function runSeeds(input: {
-  run: Run;
-  /** experiments/<idea>/seeds.json */
-  file: string;
-  /** The experiment's implement run. */
-  runDir: string;
-  /** The final script, relative to the run's workspace. */
+export interface RunSeedsInput {
+  /**
+   * Where the runs are kept (a JSON list of SeedRun), so a resumed caller does not run them
+   * again; a caller that keeps each seed itself leaves it out.
+   */
+  file?: string;
+  /** The folder the script runs in (a run's workspace, or a scratch copy of the task). */
+  workspace: string;
+  /** The script, relative to the workspace. */
   script: string;
   task: Task;
   metric: TaskMetric;
+  /** How the script takes its seed (the task's declaration). */
+  declaration: TaskSeed;
   seeds: readonly number[];
   sandbox: Sandbox;
   interpreter: string;
   gpu: boolean;
-  /** A stop cancels the seed in flight; no seeds.json is written for a stopped set. */
+  /** The folder each seed's output file is written to. */
+  outputDir: string;
+  /** Tells a watcher about each run (an `execution-end` event). */
+  emit?: (body: CodifyEventBody) => void;
+  /** The event's script path as the watcher should see it (default: `script`). */
+  shownScript?: string;
+  /** A stop cancels the seed in flight; nothing is written for a stopped set. */
   signal?: AbortSignal;
-}): Promise<SeedRun[]> {
-  if (existsSync(input.file)) return JSON.parse(readFileSync(input.file, 'utf8')) as SeedRun[];
-  const workspace = join(input.runDir, 'workspace');
+}
+
+/**
+ * Runs a script once per seed, each as its own measured, untraced run (as `--repeats` does
+ * for implement), and keeps the values in `file`. Explore's experiments and the evaluation's
+ * seeded verdicts both run their seeds here.
+ */
+export async function runSeeds(input: RunSeedsInput): Promise<SeedRun[]> {
+  if (input.file !== undefined && existsSync(input.file))
+    return JSON.parse(readFileSync(input.file, 'utf8')) as SeedRun[];
   const runs: SeedRun[] = [];
   for (const seed of input.seeds) {
-    const args = [...input.task.args, '--seed', String(seed)];
+    const invocation = seededInvocation(input.declaration, seed, input.task.args);
     const outputPath = join(
-      input.runDir,
-      'outputs',
+      input.outputDir,
       `seed-${seed}-${input.script.replace(/[/\\]/g, '_')}.txt`,
     );
     mkdirSync(dirname(outputPath), { recursive: true });
     const result = await input.sandbox.run({
-      workspace,
-      readOnlyPaths: input.task.inputFiles.map((file) => join(workspace, file)),
+      workspace: input.workspace,
+      readOnlyPaths: input.task.inputFiles.map((file) => join(input.workspace, file)),
       interpreter: input.interpreter,
       script: input.script,
-      args,
+      args: invocation.args,
+      ...(Object.keys(invocation.env).length === 0 ? {} : { env: invocation.env }),
       limits: { ...defaultLimits, timeoutMs: input.task.timeoutS * 1000 },
       network: input.task.network,
       gpu: input.gpu,
@@ -83,10 +96,10 @@ export async function runSeeds(input: {
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     });
     throwIfStopped(input.signal);
-    input.run.emit({
+    input.emit?.({
       type: 'execution-end',
-      script: relative(input.run.dir, join(workspace, input.script)),
-      args,
+      script: input.shownScript ?? input.script,
+      args: invocation.args,
       exitCode: result.exitCode,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -105,7 +118,10 @@ export async function runSeeds(input: {
       outputPath: result.outputPath,
     });
   }
-  writeFileSync(input.file, `${JSON.stringify(runs, null, 2)}\n`);
+  if (input.file !== undefined) {
+    mkdirSync(dirname(input.file), { recursive: true });
+    writeFileSync(input.file, `${JSON.stringify(runs, null, 2)}\n`);
+  }
   return runs;
 }
 

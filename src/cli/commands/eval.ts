@@ -20,8 +20,10 @@ import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { type ReportPaths, writeReports } from '../../eval/reports/write-reports.js';
 import { renderTable } from '../render/render-table.js';
+import { evalSettings } from '../../modes/eval-settings.js';
 import {
   addModelOptions,
+  addSettingOptions,
   amountSchema,
   countSchema,
   jsonOption,
@@ -39,6 +41,7 @@ interface EvalCommandOptions {
   results?: 'shared' | 'queue';
   maxResultMb?: number;
   queueTimeout?: number;
+  keepFailures?: boolean;
   json?: boolean;
 }
 
@@ -85,6 +88,7 @@ export function registerEvalCommand(program: Command): void {
       parseNumberFlag('--queue-timeout', amountSchema),
     )
     .addOption(jsonOption('every evaluation event as one JSON line'));
+  addSettingOptions(command, evalSettings.shape);
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
     // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;
@@ -108,6 +112,7 @@ export function registerEvalCommand(program: Command): void {
               evalDir,
               parallel: options.parallel ?? 1,
               baseConfig,
+              ...(options.keepFailures === true ? { keepFailures: true } : {}),
               host: { sinks: [renderer], argv: process.argv.slice(2), signal: interrupt.signal },
               ...(options.queue === undefined
                 ? {}
@@ -122,6 +127,9 @@ export function registerEvalCommand(program: Command): void {
             ...(summary.missing.length === 0
               ? []
               : [['missing', summary.missing.join(', ')] as [string, string]]),
+            ...(summary.failed.length === 0
+              ? []
+              : [['failed', summary.failed.join(', ')] as [string, string]]),
             ['tokens', String(summary.totals.tokens)],
             ['cost', `$${summary.totals.costUsd.toFixed(4)}`],
             ['report', reports.markdown],
@@ -130,7 +138,11 @@ export function registerEvalCommand(program: Command): void {
           ])}\n`,
         );
       }
-      process.exitCode = summary.missing.length === 0 ? exitCodes.ok : exitCodes.runFailed;
+      // Runs missing or failed: the evaluation is not whole (the same command tries them again).
+      process.exitCode =
+        summary.missing.length === 0 && summary.failed.length === 0
+          ? exitCodes.ok
+          : exitCodes.runFailed;
     } catch (error) {
       renderer.finish();
       process.stderr.write(

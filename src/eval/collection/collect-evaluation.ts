@@ -5,7 +5,7 @@ import { totalsOf } from '../../runs/run-totals.js';
 import { starterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
 import { readRun } from './read-run.js';
-import type { RunRecord } from './run-record.js';
+import { isFinished, type RunRecord } from './run-record.js';
 import { readStarterTrials } from '../starter-trials.js';
 import type { Suite } from '../suite/suite.js';
 import {
@@ -34,8 +34,14 @@ export interface EvalSummary {
   /** Explorations per paper × model: ideas, review scores, novelty, experiments. */
   explore: ExploreGroup[];
   comparisons: Comparison[];
-  /** Keys of the combinations without a finished run. */
+  /** Keys of the combinations not run yet or interrupted. */
   missing: string[];
+  /**
+   * Keys of the combinations whose run an error ended before it had a result (a model
+   * that could not be reached, a missing recording): scored as failures, in no category,
+   * and tried again by the next invocation unless failures are kept.
+   */
+  failed: string[];
   /**
    * Every call paid, once: the runs' and the judge's (logged in the evaluation's own
    * events.jsonl), as the run-end, `codify runs`, the web app and the report all show them.
@@ -43,6 +49,7 @@ export interface EvalSummary {
   totals: {
     runs: number;
     finished: number;
+    failed: number;
     llmCalls: number;
     tokens: number;
     costUsd: number;
@@ -83,7 +90,8 @@ export async function collectEvaluation(
     if (item.kind === 'task' && item.humanMinutes !== undefined)
       humanMinutes[item.name] = item.humanMinutes;
   }
-  const finished = runs.filter((run) => run.status !== 'missing' && run.status !== 'interrupted');
+  const finished = runs.filter(isFinished);
+  const failed = runs.filter((run) => run.error !== undefined);
   const judge = judgeSpend(evalDir);
   return {
     suite: suite.name,
@@ -96,10 +104,14 @@ export async function collectEvaluation(
     papers: paperGroups(runs),
     explore: exploreGroups(runs),
     comparisons: comparisons(runs),
-    missing: runs.filter((run) => !finished.includes(run)).map((run) => run.key),
+    missing: runs
+      .filter((run) => !finished.includes(run) && !failed.includes(run))
+      .map((run) => run.key),
+    failed: failed.map((run) => run.key),
     totals: {
       runs: runs.length,
       finished: finished.length,
+      failed: failed.length,
       llmCalls: runs.reduce((sum, run) => sum + run.llmCalls, judge.llmCalls),
       tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, judge.tokens),
       costUsd: runs.reduce((sum, run) => sum + run.costUsd, judge.costUsd),

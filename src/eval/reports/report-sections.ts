@@ -48,7 +48,7 @@ function overviewBlocks(summary: EvalSummary): Block[] {
     paragraph(
       'Suite ',
       { code: summary.suiteFile },
-      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished; ${summary.totals.llmCalls} model calls, ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}${judgePart(summary)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
+      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished${summary.totals.failed > 0 ? `, ${summary.totals.failed} failed` : ''}; ${summary.totals.llmCalls} model calls, ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}${judgePart(summary)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
     ),
   ];
   if (summary.missing.length > 0) {
@@ -58,6 +58,20 @@ function overviewBlocks(summary: EvalSummary): Block[] {
         ...summary.missing.flatMap((key, index): Inline[] => [
           ...(index === 0 ? [] : [', ']),
           { code: key },
+        ]),
+        '.',
+      ),
+    );
+  }
+  const failed = summary.runs.filter((run) => run.error !== undefined);
+  if (failed.length > 0) {
+    blocks.push(
+      paragraph(
+        `Failed (${failed.length}; an error ended the run before it had a result, so it is in no category; the next \`codify eval\` of the suite tries it again unless given --keep-failures): `,
+        ...failed.flatMap((run, index): Inline[] => [
+          ...(index === 0 ? [] : ['; ']),
+          { code: run.key },
+          ` (${run.error ?? ''})`,
         ]),
         '.',
       ),
@@ -110,7 +124,7 @@ function implementBlocks(summary: EvalSummary): Block[] {
         text(group.item),
         text(group.strategy),
         text(group.model),
-        text(group.runs.length - group.missing),
+        text(group.runs.length - group.missing - group.failed),
         ...categories.map((category) =>
           text(`${group.counts[category]} (${formatPercent(group.percent[category])})`),
         ),
@@ -193,7 +207,7 @@ function paperBlocks(summary: EvalSummary): Block[] {
       summary.papers.map((group) => [
         text(group.item),
         text(group.model),
-        text(group.runs.length - group.missing),
+        text(group.runs.length - group.missing - group.failed),
         ...verifyLabels.map((label) => text(group.verify[label])),
         text(formatSpread(group.lines, 1, 0)),
         text(

@@ -74,8 +74,9 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const evalDir = resolve(options.evalDir);
   await checkSuite(suite, options.baseConfig);
   // Before anything starts: every model the runs still to do would use, and its recording.
+  // Workers on a queue supply their own models and keys: only specs and recordings are checked then.
   checkModels(suite, options.baseConfig, planRuns(suite, evalDir), {
-    supplied: options.answerers !== undefined,
+    supplied: options.answerers !== undefined || options.dispatch !== undefined,
     apiKeys: options.dispatch === undefined,
   });
   const host = options.host ?? {};

@@ -18,7 +18,7 @@ import type { Suite } from './suite.js';
 import { SuiteError } from './suite-error.js';
 
 export interface ModelCheck {
-  /** Test and embedding programs supply models by spec: `scripted:` is allowed then. */
+  /** Models supplied by spec (a test or embedding program, or a queue's workers): `scripted:` is allowed then. */
   supplied: boolean;
   /** Check hosted providers' API keys here (not with a queue: the workers hold their own). */
   apiKeys: boolean;

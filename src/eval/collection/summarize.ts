@@ -182,9 +182,7 @@ export function exploreGroups(records: RunRecord[]): ExploreGroup[] {
     const first = group[0];
     if (first === undefined) throw new Error('empty group');
     const finished = group.flatMap((record) =>
-      isFinished(record) && record.explore
-        ? [record.explore]
-        : [],
+      isFinished(record) && record.explore ? [record.explore] : [],
     );
     const novelty: Record<string, number> = Object.fromEntries(
       noveltyVerdicts.map((verdict) => [verdict, 0]),

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { runImplement } from '../../agent/implement.js';
-import { readSettings, settingsFile } from '../../agent/implement-settings.js';
+import { settingsFile } from '../../agent/implement-settings.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resumeAgent } from '../../agent/resume.js';

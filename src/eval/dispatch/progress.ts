@@ -33,7 +33,8 @@ export class EvalProgress {
     // Runs still going are counted as half done on average.
     const remainingRuns = left + this.running / 2;
     // With a queue, each live worker takes one run at a time (at least those seen running).
-    const atOnce = this.workers === undefined ? this.parallel : Math.max(this.workers, this.running);
+    const atOnce =
+      this.workers === undefined ? this.parallel : Math.max(this.workers, this.running);
     return {
       type: 'eval-progress',
       done: this.done,

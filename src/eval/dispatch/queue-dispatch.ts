@@ -174,7 +174,7 @@ class JobWatch {
    */
   async lookWorkers(): Promise<void> {
     const clients = await this.queue.getWorkers();
-    const names = new Set(clients.map((client) => workerName(client.rawname ?? client.name ?? "")));
+    const names = new Set(clients.map((client) => workerName(client.rawname ?? client.name ?? '')));
     for (const worker of this.live ?? []) if (!names.has(worker)) this.workerGone(worker);
     this.live = names;
     this.context.progress.workers = names.size;

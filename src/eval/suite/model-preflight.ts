@@ -91,7 +91,7 @@ function checkSpec(
     try {
       apiKeyFor(
         spec as ModelSpec & { provider: HostedProviderName },
-        config.providers[spec.provider as HostedProviderName],
+        config.providers[spec.provider],
         process.env,
       );
     } catch (error) {

@@ -36,7 +36,7 @@ function failedBefore(event: EventOf<'eval-start'>): string {
 function describe(event: CodifyEvent): string | undefined {
   switch (event.type) {
     case 'eval-start':
-      return `evaluation ${event.suite}: ${event.runs} runs, ${event.finished} already finished${failedBefore(event)}, ${event.dispatch === 'queue' ? 'on the queue’s workers' : `${event.parallel} at a time`}`;
+      return `evaluation ${event.suite}: ${event.runs} runs, ${event.finished} already finished${failedBefore(event)}, ${event.dispatch === 'queue' ? "on the queue's workers" : `${event.parallel} at a time`}`;
     case 'starter-measure':
       return `starter ${event.item} #${event.trial}: ${event.metric ?? `no metric (exit code ${String(event.exitCode)})`}`;
     case 'eval-run-start':

@@ -97,7 +97,8 @@ describe('the eval renderer', () => {
         afterMs: 31_000,
       }),
     );
-    renderer(event({ ...progress(2, 1, 1, 4000), workers: 1 }));
+    const going = progress(2, 1, 1, 4000);
+    renderer(going.type === 'eval-progress' ? { ...going, workers: 1 } : going);
     renderer(event({ type: 'eval-end', done: 3, missing: 0, failed: 1, report: 'r.md' }));
     renderer.finish();
     expect(output.split('\n').filter((line) => line !== '')).toEqual([

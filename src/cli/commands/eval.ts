@@ -120,24 +120,7 @@ export function registerEvalCommand(program: Command): void {
             });
       renderer.finish();
       const { summary, reports } = summaryAndReports;
-      if (options.json !== true) {
-        process.stdout.write(
-          `${renderTable([
-            ['runs', `${summary.totals.finished} of ${summary.totals.runs} finished`],
-            ...(summary.missing.length === 0
-              ? []
-              : [['missing', summary.missing.join(', ')] as [string, string]]),
-            ...(summary.failed.length === 0
-              ? []
-              : [['failed', summary.failed.join(', ')] as [string, string]]),
-            ['tokens', String(summary.totals.tokens)],
-            ['cost', `$${summary.totals.costUsd.toFixed(4)}`],
-            ['report', reports.markdown],
-            ['html', reports.html],
-            ['data', reports.json],
-          ])}\n`,
-        );
-      }
+      if (options.json !== true) printSummary(summary, reports);
       // Runs missing or failed: the evaluation is not whole (the same command tries them again).
       process.exitCode =
         summary.missing.length === 0 && summary.failed.length === 0
@@ -155,6 +138,26 @@ export function registerEvalCommand(program: Command): void {
       interrupt.dispose();
     }
   });
+}
+
+/** The closing table: runs finished, missing and failed, tokens, cost, the reports. */
+function printSummary(summary: EvalSummary, reports: ReportPaths): void {
+  process.stdout.write(
+    `${renderTable([
+      ['runs', `${summary.totals.finished} of ${summary.totals.runs} finished`],
+      ...(summary.missing.length === 0
+        ? []
+        : [['missing', summary.missing.join(', ')] as [string, string]]),
+      ...(summary.failed.length === 0
+        ? []
+        : [['failed', summary.failed.join(', ')] as [string, string]]),
+      ['tokens', String(summary.totals.tokens)],
+      ['cost', `$${summary.totals.costUsd.toFixed(4)}`],
+      ['report', reports.markdown],
+      ['html', reports.html],
+      ['data', reports.json],
+    ])}\n`,
+  );
 }
 
 /** Flags that only go with others. */

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resumeAgent } from '../../agent/resume.js';
 import type { CodifyConfig } from '../../config/codify-config.js';
+import type { StrategyName } from '../../agent/strategies/strategy.js';
 import type { Answerer } from '../../llm/answerer.js';
 import { createModelCaller } from '../../llm/create-model-caller.js';
 import type { ModelRouter } from '../../llm/router.js';
@@ -64,59 +65,75 @@ function suppliedModels(
  * a run before it starts, and for an error that ends it (`failed`).
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<void> {
-  const { suite, planned, state } = options;
-  if (planned.item.kind === 'explore') {
-    await executeExplore(options, planned.item);
+  const { suite, planned } = options;
+  const { item, strategy } = planned;
+  if (item.kind === 'explore') {
+    await executeExplore(options, item);
     return;
   }
   const config = configForRun(
     options.baseConfig,
-    planned.model.specsFor(planned.item.name, planned.strategy, planned.trial),
+    planned.model.specsFor(item.name, strategy, planned.trial),
     suite.judge.model,
   );
-  const modelSpecs = modelSpecsOf(config);
-  if (
-    planned.item.kind === 'task' &&
-    planned.strategy !== 'paper' &&
-    planned.strategy !== 'explore'
-  ) {
-    // Killed before its settings were saved, a run has nothing to resume: it starts again.
-    if (state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile))) {
-      const supplied = suppliedModels(config, planned, options.answerers);
-      await resumeAgent(state.runDir, {
-        // Every call of the run's history is answered from its log (never paid twice): a
-        // replayed recording continues after them.
-        models: (run, resumed) =>
-          createModelCaller(config, {
-            run,
-            models: supplied,
-            completedCalls: resumed.completedCalls,
-          }),
-        runsRoot: planned.root,
-        ...hostFields(options.host),
-        ...(suite.budgets === undefined ? {} : { agent: suite.budgets }),
-        onRun: (run) => options.onRun(run, true),
-      });
-      return;
-    }
-    await runImplement({
-      taskDir: planned.item.path,
-      strategy: planned.strategy,
-      models: (run) =>
+  if (item.kind === 'task' && strategy !== 'paper' && strategy !== 'explore') {
+    await executeImplement(options, config, item.path, strategy);
+    return;
+  }
+  await executePaper(options, config, item.path);
+}
+
+/** An implement run: the interrupted one continued after its last completed step, else a new one. */
+async function executeImplement(
+  options: ExecuteRunOptions,
+  config: CodifyConfig,
+  taskDir: string,
+  strategy: StrategyName,
+): Promise<void> {
+  const { suite, planned, state } = options;
+  const supplied = suppliedModels(config, planned, options.answerers);
+  // Killed before its settings were saved, a run has nothing to resume: it starts again.
+  if (state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile))) {
+    await resumeAgent(state.runDir, {
+      // Every call of the run's history is answered from its log (never paid twice): a
+      // replayed recording continues after them.
+      models: (run, resumed) =>
         createModelCaller(config, {
           run,
-          models: suppliedModels(config, planned, options.answerers),
+          models: supplied,
+          completedCalls: resumed.completedCalls,
         }),
-      modelSpecs,
-      sandbox: suite.sandbox,
-      ...(suite.python === undefined ? {} : { python: suite.python }),
-      agent: { ...suite.budgets, interactive: false },
       runsRoot: planned.root,
       ...hostFields(options.host),
-      onRun: (run) => options.onRun(run, false),
+      ...(suite.budgets === undefined ? {} : { agent: suite.budgets }),
+      onRun: (run) => options.onRun(run, true),
     });
     return;
   }
+  await runImplement({
+    taskDir,
+    strategy,
+    models: (run) => createModelCaller(config, { run, models: supplied }),
+    modelSpecs: modelSpecsOf(config),
+    sandbox: suite.sandbox,
+    ...(suite.python === undefined ? {} : { python: suite.python }),
+    agent: { ...suite.budgets, interactive: false },
+    runsRoot: planned.root,
+    ...hostFields(options.host),
+    onRun: (run) => options.onRun(run, false),
+  });
+}
+
+/**
+ * A paper run: one killed or stopped after it saved its settings continues in its folder
+ * (the stages it finished kept, the calls it completed answered from its log), else a new one.
+ */
+async function executePaper(
+  options: ExecuteRunOptions,
+  config: CodifyConfig,
+  paperPath: string,
+): Promise<void> {
+  const { suite, planned, state } = options;
   const resume =
     state.kind === 'interrupted' && existsSync(join(state.runDir, runSettingsFile))
       ? state.runDir
@@ -130,7 +147,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
         models: suppliedModels(config, planned, options.answerers),
         ...(completedCalls === undefined ? {} : { completedCalls }),
       }),
-    specs: modelSpecs,
+    specs: modelSpecsOf(config),
   };
   const host = {
     runsRoot: planned.root,
@@ -139,15 +156,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     signal: options.host.signal,
     onRun: (run: Run) => options.onRun(run, resume !== undefined),
   };
-  // A paper run killed or stopped after it saved its settings continues in its folder: the
-  // stages it finished are kept and the calls it completed answered from its log.
   if (resume !== undefined) {
     await resumePaper(resume, host, models);
     return;
   }
   await runPaper(
     {
-      paperPath: planned.item.path,
+      paperPath,
       sandbox: suite.sandbox,
       ...(suite.python === undefined ? {} : { python: suite.python }),
       ...(suite.paper.repairSteps === undefined ? {} : { repairSteps: suite.paper.repairSteps }),

@@ -10,6 +10,7 @@ import type { RunRecord } from '../../src/eval/collection/run-record.js';
 import { runEvaluation } from '../../src/eval/run-evaluation.js';
 import { loadSuite } from '../../src/eval/suite/load-suite.js';
 import type { CodifyEvent, EventOf } from '../../src/runs/events.js';
+import { callsInHistory } from '../../src/llm/calls-from-events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { codify, recordings, repositoryRoot, startCodify } from '../llm/codify-cli.js';
 import { agentAnswer, agentSuite } from './agent-script.js';
@@ -54,6 +55,8 @@ function expectOneAccounting(record: RunRecord | undefined): void {
   const runDir = record?.runDir ?? '';
   const totals = runEnd(runDir)?.totals;
   expect(record?.llmCalls).toBe(totals?.llmCalls);
+  // The calls a resume did not pay again are every call of the log: none was logged twice.
+  expect(callsInHistory(readEvents(runDir).events)).toBe(record?.llmCalls);
   expect((record?.inputTokens ?? 0) + (record?.outputTokens ?? 0)).toBe(
     (totals?.inputTokens ?? 0) + (totals?.outputTokens ?? 0),
   );
@@ -154,7 +157,7 @@ describe('codify eval: one accounting after a resume', () => {
     );
     expect(failedActions).toEqual([]);
     expect(record?.implement?.ran).toBe(true);
-  }, 300_000);
+  }, 480_000);
 
   it("a paper run (replayed) killed mid-way and restarted by eval in its folder keeps the killed attempt's calls: every recorded call once", async () => {
     const recording = join(recordings, 'paper-mixup-tabular.jsonl');
@@ -185,5 +188,5 @@ describe('codify eval: one accounting after a resume', () => {
     expect(record?.llmCalls).toBe(expected.calls);
     expect((record?.inputTokens ?? 0) + (record?.outputTokens ?? 0)).toBe(expected.tokens);
     expect(report.totals.llmCalls).toBe(expected.calls);
-  }, 300_000);
+  }, 480_000);
 });

@@ -155,8 +155,12 @@ class JobWatch {
   private readonly holders = new Map<string, string>();
   /** Runs whose worker was lost, with when that was noticed, until another takes them. */
   private readonly lostBy = new Map<string, { worker: string; at: number }>();
-  /** The workers connected to Redis at the last look. */
+  /** The workers watched: connected at the last look, or missing from it alone. */
   private live: Set<string> | undefined;
+  /** The workers connected to Redis at the last look. */
+  private connected = new Set<string>();
+  /** Workers missing from the last look: gone when missing from the next one too. */
+  private readonly absentOnce = new Set<string>();
 
   constructor(
     private readonly queue: RunQueue,
@@ -174,10 +178,24 @@ class JobWatch {
    */
   async lookWorkers(): Promise<void> {
     const clients = await this.queue.getWorkers();
-    const names = new Set(clients.map((client) => workerName(client.rawname ?? client.name ?? '')));
-    for (const worker of this.live ?? []) if (!names.has(worker)) this.workerGone(worker);
-    this.live = names;
-    this.context.progress.workers = names.size;
+    const connected = new Set(
+      clients.map((client) => workerName(client.rawname ?? client.name ?? '')),
+    );
+    const watched = new Set(connected);
+    for (const worker of this.live ?? []) {
+      if (connected.has(worker)) {
+        this.absentOnce.delete(worker);
+      } else if (this.absentOnce.delete(worker)) {
+        this.workerGone(worker);
+      } else {
+        // Gone from one look only (a reconnection after a Redis restart): looked at again next time.
+        this.absentOnce.add(worker);
+        watched.add(worker);
+      }
+    }
+    this.live = watched;
+    this.connected = connected;
+    this.context.progress.workers = connected.size;
   }
 
   private workerGone(worker: string): void {
@@ -196,18 +214,21 @@ class JobWatch {
     const worker = job.processedBy;
     if (state !== 'active' || worker === undefined) return;
     const lost = this.lostBy.get(run.key);
-    if (lost !== undefined && lost.worker !== worker) {
+    // The lost worker still named as the job's holder: it has not been handed on yet.
+    if (lost?.worker === worker && !this.connected.has(worker)) return;
+    if (lost !== undefined) {
       this.lostBy.delete(run.key);
-      this.context.evaluation.emit({
-        type: 'eval-run-retaken',
-        key: run.key,
-        worker,
-        lostWorker: lost.worker,
-        afterMs: Date.now() - lost.at,
-      });
+      if (lost.worker !== worker) {
+        this.context.evaluation.emit({
+          type: 'eval-run-retaken',
+          key: run.key,
+          worker,
+          lostWorker: lost.worker,
+          afterMs: Date.now() - lost.at,
+        });
+      }
     }
-    // A worker that was lost and is still the job's holder has not given it up yet.
-    if (lost === undefined || lost.worker !== worker) this.holders.set(run.key, worker);
+    this.holders.set(run.key, worker);
   }
 
   /** Looks at every pending run once. */

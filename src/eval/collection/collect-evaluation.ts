@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { eventLogPath } from '../../runs/event-log-file.js';
+import type { CodifyEvent } from '../../runs/events.js';
 import { readEvents } from '../../runs/read-events.js';
+import { type WorkerLoss, workersLost } from './workers-lost.js';
 import { totalsOf } from '../../runs/run-totals.js';
 import { starterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
@@ -42,6 +44,8 @@ export interface EvalSummary {
    * and tried again by the next invocation unless failures are kept.
    */
   failed: string[];
+  /** With a queue: workers that went while holding runs, and when those were taken again. */
+  workersLost: WorkerLoss[];
   /**
    * Every call paid, once: the runs' and the judge's (logged in the evaluation's own
    * events.jsonl), as the run-end, `codify runs`, the web app and the report all show them.
@@ -59,10 +63,13 @@ export interface EvalSummary {
   };
 }
 
+/** The evaluation's own log (empty before its first invocation). */
+const ownEvents = (evalDir: string): CodifyEvent[] =>
+  existsSync(eventLogPath(evalDir)) ? readEvents(evalDir).events : [];
+
 /** What the judge's calls in the evaluation's own log spent. */
-function judgeSpend(evalDir: string): EvalSummary['totals']['judge'] {
-  if (!existsSync(eventLogPath(evalDir))) return { llmCalls: 0, tokens: 0, costUsd: 0 };
-  const totals = totalsOf(readEvents(evalDir).events);
+function judgeSpend(events: readonly CodifyEvent[]): EvalSummary['totals']['judge'] {
+  const totals = totalsOf(events);
   return {
     llmCalls: totals.llmCalls,
     tokens: totals.inputTokens + totals.outputTokens,
@@ -92,7 +99,8 @@ export async function collectEvaluation(
   }
   const finished = runs.filter(isFinished);
   const failed = runs.filter((run) => run.error !== undefined);
-  const judge = judgeSpend(evalDir);
+  const log = ownEvents(evalDir);
+  const judge = judgeSpend(log);
   return {
     suite: suite.name,
     suiteFile: suite.file,
@@ -108,6 +116,7 @@ export async function collectEvaluation(
       .filter((run) => !finished.includes(run) && !failed.includes(run))
       .map((run) => run.key),
     failed: failed.map((run) => run.key),
+    workersLost: workersLost(log),
     totals: {
       runs: runs.length,
       finished: finished.length,

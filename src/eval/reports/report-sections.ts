@@ -77,7 +77,37 @@ function overviewBlocks(summary: EvalSummary): Block[] {
       ),
     );
   }
+  blocks.push(...workerLossBlocks(summary));
   return blocks;
+}
+
+/** With a queue: each worker lost while it held runs, and when they were taken again. */
+function workerLossBlocks(summary: EvalSummary): Block[] {
+  const losses = summary.workersLost ?? [];
+  if (losses.length === 0) return [];
+  return [
+    paragraph(
+      `Workers lost (${losses.length}; each run it held went back to the queue and was taken again by another worker): `,
+    ),
+    table(
+      ['worker', 'noticed gone', 'run it held', 'taken again by', 'after'],
+      losses.flatMap((loss) =>
+        loss.runs.map((run) => [
+          text(loss.worker),
+          text(loss.at),
+          [{ code: run.key }],
+          text(
+            run.takenAgain === null
+              ? 'not yet'
+              : `${run.takenAgain.worker} at ${run.takenAgain.at}`,
+          ),
+          text(
+            run.takenAgain === null ? '–' : `${formatNumber(run.takenAgain.afterMs / 1000, 1)} s`,
+          ),
+        ]),
+      ),
+    ),
+  ];
 }
 
 /** The repeated starter runs of each task and the noise margin they give. */

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,20 @@ describe('codify eval --queue with codify worker', () => {
     expect(workers).toContain(2);
     expect(workers.at(-1)).toBe(1);
     expect(log.find((event) => event.type === 'eval-start')).toMatchObject({ dispatch: 'queue' });
+    // The report lists the loss too.
+    expect(outcome.summary.workersLost).toEqual([
+      {
+        worker: firstName,
+        at: expect.any(String) as string,
+        runs: [
+          {
+            key: resumedKey,
+            takenAgain: expect.objectContaining({ worker: secondName }) as object,
+          },
+        ],
+      },
+    ]);
+    expect(readFileSync(outcome.reports.markdown, 'utf8')).toContain('Workers lost (1;');
     second.kill('SIGTERM');
   }, 180_000);
 });

@@ -163,7 +163,7 @@ interface RunsDispatched {
 function reuseNote(scope: RunScope, runs: RunsDispatched): string {
   const judgeCalls = scope.run.earlier.filter((event) => event.type === 'llm-end').length;
   return [
-    `continuing the evaluation: ${runs.kept} finished runs kept`,
+    `continuing the evaluation: ${runs.kept} runs kept as earlier invocations left them`,
     `${runs.continued} interrupted runs continued`,
     `${scope.reusedCalls()} of the ${judgeCalls} judge calls in the log answered from it (not paid again)`,
   ].join(', ');

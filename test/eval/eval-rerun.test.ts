@@ -52,7 +52,7 @@ describe('codify eval run again on a judged evaluation', () => {
     // Not "resuming: N completed model calls are answered from the log": none was asked.
     expect(notes.some((message) => message.startsWith('resuming:'))).toBe(false);
     expect(notes).toContain(
-      `continuing the evaluation: 2 finished runs kept, 0 interrupted runs continued, 0 of the ${judgeCalls.length} judge calls in the log answered from it (not paid again)`,
+      `continuing the evaluation: 2 runs kept as earlier invocations left them, 0 interrupted runs continued, 0 of the ${judgeCalls.length} judge calls in the log answered from it (not paid again)`,
     );
   }, 240_000);
 });

@@ -20,6 +20,7 @@ import { measureSeeds } from './seed-trials.js';
 import { planRuns, type PlannedRun } from './suite/plan-runs.js';
 import { checkSuite } from './suite/suite-preflight.js';
 import { seedVaried, type Suite } from './suite/suite.js';
+import { checkModels } from './suite/model-preflight.js';
 
 export interface EvaluationOptions {
   suite: Suite;
@@ -39,6 +40,11 @@ export interface EvaluationOptions {
   host?: RunHost;
   /** Who runs the runs: this process, `parallel` at a time (default), or a job queue. */
   dispatch?: Dispatch;
+  /**
+   * Leave runs that failed (an error ended them before they had a result) as they are,
+   * rather than trying them again; they stay scored as failures.
+   */
+  keepFailures?: boolean;
 }
 
 export interface EvaluationOutcome {
@@ -68,10 +74,18 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const { suite } = options;
   const evalDir = resolve(options.evalDir);
   await checkSuite(suite, options.baseConfig);
+  // Before anything starts: every model the runs still to do would use, and its recording.
+  // Workers on a queue supply their own models and keys: only specs and recordings are checked then.
+  checkModels(suite, options.baseConfig, planRuns(suite, evalDir), {
+    supplied: options.answerers !== undefined || options.dispatch !== undefined,
+    apiKeys: options.dispatch === undefined,
+  });
   const host = options.host ?? {};
   const judge = new JudgeCaller(host.signal);
   return withRun(
-    { mode: 'eval', name: suite.name, dir: evalDir },
+    // It says itself what an invocation reuses (the lifecycle's count of completed calls would
+    // name judge calls an evaluation whose judgements are kept never asks again).
+    { mode: 'eval', name: suite.name, dir: evalDir, announceReuse: false },
     host,
     () => judge,
     (scope) => evaluate(scope, { ...options, evalDir }, judge),
@@ -96,9 +110,9 @@ async function evaluate(
     () => measureStarterTrials(suite, evalDir, (body) => scope.run.emit(body)),
     recomputed,
   );
-  const started = await stages.run('runs', () => dispatchRuns(scope, options, planned), {
+  const dispatched = await stages.run('runs', () => dispatchRuns(scope, options, planned), {
     ...recomputed,
-    describe: (count) => `${count} started`,
+    describe: (runs) => `${runs.started} started`,
   });
   if (suite.items.some(seedVaried)) {
     await stages.run(
@@ -122,22 +136,46 @@ async function evaluate(
     ...recomputed,
     describe: (paths) => paths.markdown,
   });
+  if (scope.run.resumed) {
+    scope.run.emit({ type: 'log', level: 'info', message: reuseNote(scope, dispatched) });
+  }
   scope.run.emit({
     type: 'eval-end',
     done: summary.totals.finished,
     missing: summary.missing.length,
+    failed: summary.failed.length,
     report: reports.markdown,
   });
+  const whole = summary.missing.length === 0 && summary.failed.length === 0;
   return {
-    // Runs missing without a stop failed to start or ended in an error: the evaluation is not whole.
-    status: summary.missing.length === 0 ? 'completed' : 'failed',
-    reason: `${summary.totals.finished} of ${summary.totals.runs} runs finished`,
+    // Runs missing without a stop failed to start; failed ones ended in an error: the evaluation is not whole.
+    status: whole ? 'completed' : 'failed',
+    reason: `${summary.totals.finished} of ${summary.totals.runs} runs finished${summary.failed.length === 0 ? '' : `, ${summary.failed.length} failed`}`,
     result: { report: reports.markdown, runs: summary.totals },
     // Its own log holds the judge's calls; the runs' calls are in their folders: the run-end
     // counts both, the same totals as the report.
     alsoSpent: runsSpend(summary),
-    value: { evalDir, summary, reports, started },
+    value: { evalDir, summary, reports, started: dispatched.started },
   };
+}
+
+/** What the runs stage did: runs started (new, retried or continued) and runs kept as they were. */
+interface RunsDispatched {
+  started: number;
+  /** Runs an earlier invocation finished (and failed ones, with --keep-failures): not run again. */
+  kept: number;
+  /** Interrupted runs continued in their folders. */
+  continued: number;
+}
+
+/** What this invocation took from earlier ones, as it really happened. */
+function reuseNote(scope: RunScope, runs: RunsDispatched): string {
+  const judgeCalls = scope.run.earlier.filter((event) => event.type === 'llm-end').length;
+  return [
+    `continuing the evaluation: ${runs.kept} runs kept as earlier invocations left them`,
+    `${runs.continued} interrupted runs continued`,
+    `${scope.reusedCalls()} of the ${judgeCalls} judge calls in the log answered from it (not paid again)`,
+  ].join(', ');
 }
 
 /** What the evaluation's runs spent, from the collected records (each call once). */
@@ -160,21 +198,30 @@ async function dispatchRuns(
   scope: RunScope,
   options: EvaluationOptions,
   planned: PlannedRun[],
-): Promise<number> {
+): Promise<RunsDispatched> {
   const parallel = Math.max(1, options.parallel ?? 1);
   const states = new Map(planned.map((run) => [run.key, stateOf(run)]));
-  const unfinished = planned.filter((run) => states.get(run.key)?.kind !== 'finished');
+  const kept = (run: PlannedRun) => {
+    const kind = states.get(run.key)?.kind;
+    return kind === 'finished' || (kind === 'failed' && options.keepFailures === true);
+  };
+  const unfinished = planned.filter((run) => !kept(run));
+  const failed = planned.filter((run) => states.get(run.key)?.kind === 'failed');
+  const dispatch: Dispatch = options.dispatch ?? runLocally;
   const progress = new EvalProgress(planned.length, parallel, Date.now());
   progress.done = planned.length - unfinished.length;
   scope.run.emit({
     type: 'eval-start',
     suite: options.suite.file,
     runs: planned.length,
-    finished: progress.done,
+    finished: planned.filter((run) => states.get(run.key)?.kind === 'finished').length,
+    ...(failed.length === 0
+      ? {}
+      : { failed: failed.length, retried: options.keepFailures !== true }),
     parallel,
+    dispatch: dispatch.kind ?? 'local',
   });
   scope.run.emit(progress.event());
-  const dispatch = options.dispatch ?? runLocally;
   const started = await dispatch({
     suite: options.suite,
     evalDir: options.evalDir,
@@ -189,7 +236,11 @@ async function dispatchRuns(
   });
   // The runs in flight have ended `stopped`; the evaluation ends so too, what finished on disk.
   throwIfStopped(scope.host.signal);
-  return started;
+  return {
+    started,
+    kept: planned.length - unfinished.length,
+    continued: unfinished.filter((run) => states.get(run.key)?.kind === 'interrupted').length,
+  };
 }
 
 function judgeStage(

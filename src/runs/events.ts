@@ -184,7 +184,13 @@ export type CodifyEventBody =
       /** Every run of the suite, and those already finished by earlier invocations. */
       runs: number;
       finished: number;
+      /** Runs an error ended in an earlier invocation; `retried` unless failures are kept. */
+      failed?: number;
+      retried?: boolean;
+      /** Runs at a time on this machine (with a queue, the workers decide: see eval-progress). */
       parallel: number;
+      /** `queue`: the runs go to `codify worker` processes. */
+      dispatch?: 'local' | 'queue';
     }
   | {
       type: 'eval-run-start';
@@ -214,8 +220,30 @@ export type CodifyEventBody =
       elapsedMs: number;
       tokens: number;
       costUsd: number;
-      /** What the runs left should take at this pace; null before any run has finished. */
+      /** With a queue: the workers alive now (the time left is estimated with them). */
+      workers?: number;
+      /** What the runs left should take at this pace; null before any run has finished (or with no worker alive). */
       remainingMs: number | null;
+    }
+  | {
+      /**
+       * With a queue: a worker gone (its connection to Redis closed: killed, crashed or
+       * stopped) while it held runs; they go back to the queue for another worker.
+       */
+      type: 'eval-worker-lost';
+      worker: string;
+      /** The keys of the runs it held. */
+      runs: string[];
+    }
+  | {
+      /** With a queue: a run a lost worker held, taken again by another worker. */
+      type: 'eval-run-retaken';
+      key: string;
+      worker: string;
+      /** The worker that had held it. */
+      lostWorker: string;
+      /** Time from noticing the loss to the run being taken again. */
+      afterMs: number;
     }
   | {
       type: 'starter-measure';
@@ -242,7 +270,14 @@ export type CodifyEventBody =
       score: number;
       reason: string;
     }
-  | { type: 'eval-end'; done: number; missing: number; report?: string };
+  | {
+      type: 'eval-end';
+      done: number;
+      missing: number;
+      /** Runs an error ended (scored as failures). */
+      failed?: number;
+      report?: string;
+    };
 
 /** What a run has spent so far, summed from its events. */
 export interface RunTotals {

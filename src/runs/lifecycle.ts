@@ -30,6 +30,11 @@ export interface NewRun {
    * run-start with `resumedFrom`, completed calls answered from the log).
    */
   dir?: string;
+  /**
+   * Log, when continued, how many completed calls its log holds to answer from (default
+   * true); a run that says itself what it reuses turns it off.
+   */
+  announceReuse?: boolean;
 }
 
 /** An interrupted run to continue (`codify resume RUN`): its folder or id. */
@@ -88,7 +93,8 @@ export async function withRun<T>(
     // Every request carries the stop signal, so a stop cancels the call in flight.
     const inner = signalledCaller(makeModels(run), host.signal);
     const models = run.resumed ? CompletedCallsCaller.fromEvents(run.earlier, inner) : inner;
-    if (models instanceof CompletedCallsCaller && models.unused > 0) {
+    const announce = 'resume' in opening || opening.announceReuse !== false;
+    if (announce && models instanceof CompletedCallsCaller && models.unused > 0) {
       run.emit({
         type: 'log',
         level: 'info',

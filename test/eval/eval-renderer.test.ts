@@ -69,6 +69,47 @@ describe('the eval renderer', () => {
     ]);
   });
 
+  it('with a queue: the live workers, a worker lost with its runs, each run taken again, and the failures', () => {
+    let output = '';
+    const renderer = createEvalRenderer({
+      json: false,
+      stream: { write: (text: string) => (output += text), isTTY: false },
+    });
+    renderer(
+      event({
+        type: 'eval-start',
+        suite: 's.yaml',
+        runs: 4,
+        finished: 1,
+        failed: 1,
+        retried: true,
+        parallel: 1,
+        dispatch: 'queue',
+      }),
+    );
+    renderer(event({ type: 'eval-worker-lost', worker: 'node-a:41', runs: ['a/agent/m/trial-2'] }));
+    renderer(
+      event({
+        type: 'eval-run-retaken',
+        key: 'a/agent/m/trial-2',
+        worker: 'node-b:77',
+        lostWorker: 'node-a:41',
+        afterMs: 31_000,
+      }),
+    );
+    const going = progress(2, 1, 1, 4000);
+    renderer(going.type === 'eval-progress' ? { ...going, workers: 1 } : going);
+    renderer(event({ type: 'eval-end', done: 3, missing: 0, failed: 1, report: 'r.md' }));
+    renderer.finish();
+    expect(output.split('\n').filter((line) => line !== '')).toEqual([
+      "evaluation s.yaml: 4 runs, 1 already finished, 1 failed before (tried again), on the queue's workers",
+      'worker node-a:41 is gone, holding a/agent/m/trial-2: back to the queue',
+      'a/agent/m/trial-2 taken again by worker node-b:77, 31s after node-a:41 was lost',
+      '2 done · 1 running · 1 left · 1 worker · 1m05s · 12.3k tokens · $0.5000 · about 4s left',
+      'evaluation finished: 3 runs done, 0 missing, 1 failed; report: r.md',
+    ]);
+  });
+
   it('with --json prints every event as a JSON line', () => {
     let output = '';
     const renderer = createEvalRenderer({

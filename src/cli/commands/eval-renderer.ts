@@ -15,6 +15,9 @@ export function formatEvalProgress(progress: EventOf<'eval-progress'>, elapsedMs
     `${progress.done} done`,
     `${progress.running} running`,
     `${progress.left} left`,
+    ...(progress.workers === undefined
+      ? []
+      : [`${progress.workers} worker${progress.workers === 1 ? '' : 's'}`]),
     formatDuration(elapsedMs),
     `${formatTokens(progress.tokens)} tokens`,
     formatDollars(progress.costUsd),
@@ -24,10 +27,16 @@ export function formatEvalProgress(progress: EventOf<'eval-progress'>, elapsedMs
   ].join(' · ');
 }
 
+/** `, 2 failed before (tried again)`: runs an error ended in an earlier invocation. */
+function failedBefore(event: EventOf<'eval-start'>): string {
+  if (event.failed === undefined || event.failed === 0) return '';
+  return `, ${event.failed} failed before (${event.retried === true ? 'tried again' : 'kept: --keep-failures'})`;
+}
+
 function describe(event: CodifyEvent): string | undefined {
   switch (event.type) {
     case 'eval-start':
-      return `evaluation ${event.suite}: ${event.runs} runs, ${event.finished} already finished, ${event.parallel} at a time`;
+      return `evaluation ${event.suite}: ${event.runs} runs, ${event.finished} already finished${failedBefore(event)}, ${event.dispatch === 'queue' ? "on the queue's workers" : `${event.parallel} at a time`}`;
     case 'starter-measure':
       return `starter ${event.item} #${event.trial}: ${event.metric ?? `no metric (exit code ${String(event.exitCode)})`}`;
     case 'seed-measure':
@@ -36,8 +45,14 @@ function describe(event: CodifyEvent): string | undefined {
       return `${event.resumed ? 'resume' : 'start'} ${event.key} → ${event.runDir}`;
     case 'eval-run-end':
       return `end ${event.key}: ${event.status} in ${formatDuration(event.durationMs)}${event.message === undefined ? '' : ` (${event.message})`}`;
+    case 'eval-worker-lost':
+      return `worker ${event.worker} is gone, holding ${event.runs.join(', ')}: back to the queue`;
+    case 'eval-run-retaken':
+      return `${event.key} taken again by worker ${event.worker}, ${formatDuration(event.afterMs)} after ${event.lostWorker} was lost`;
+    case 'log':
+      return event.level === 'info' ? event.message : `${event.level}: ${event.message}`;
     case 'eval-end':
-      return `evaluation finished: ${event.done} runs done, ${event.missing} missing${event.report === undefined ? '' : `; report: ${event.report}`}`;
+      return `evaluation finished: ${event.done} runs done, ${event.missing} missing${event.failed === undefined || event.failed === 0 ? '' : `, ${event.failed} failed`}${event.report === undefined ? '' : `; report: ${event.report}`}`;
     default:
       return undefined;
   }

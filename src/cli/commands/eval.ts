@@ -22,8 +22,10 @@ import { resolveRunsRoot } from '../../runs/runs-root.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import { type ReportPaths, writeReports } from '../../eval/reports/write-reports.js';
 import { renderTable } from '../render/render-table.js';
+import { evalSettings } from '../../modes/eval-settings.js';
 import {
   addModelOptions,
+  addSettingOptions,
   amountSchema,
   countSchema,
   jsonOption,
@@ -42,6 +44,7 @@ interface EvalCommandOptions {
   maxResultMb?: number;
   queueTimeout?: number;
   seeds?: number[];
+  keepFailures?: boolean;
   json?: boolean;
 }
 
@@ -93,6 +96,7 @@ export function registerEvalCommand(program: Command): void {
       parseSeedsFlag,
     )
     .addOption(jsonOption('every evaluation event as one JSON line'));
+  addSettingOptions(command, evalSettings.shape);
   addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
     const renderer = createEvalRenderer({ json: options.json ?? false });
     // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;
@@ -116,6 +120,7 @@ export function registerEvalCommand(program: Command): void {
               evalDir,
               parallel: options.parallel ?? 1,
               baseConfig,
+              ...(options.keepFailures === true ? { keepFailures: true } : {}),
               host: { sinks: [renderer], argv: process.argv.slice(2), signal: interrupt.signal },
               ...(options.queue === undefined
                 ? {}
@@ -123,22 +128,12 @@ export function registerEvalCommand(program: Command): void {
             });
       renderer.finish();
       const { summary, reports } = summaryAndReports;
-      if (options.json !== true) {
-        process.stdout.write(
-          `${renderTable([
-            ['runs', `${summary.totals.finished} of ${summary.totals.runs} finished`],
-            ...(summary.missing.length === 0
-              ? []
-              : [['missing', summary.missing.join(', ')] as [string, string]]),
-            ['tokens', String(summary.totals.tokens)],
-            ['cost', `$${summary.totals.costUsd.toFixed(4)}`],
-            ['report', reports.markdown],
-            ['html', reports.html],
-            ['data', reports.json],
-          ])}\n`,
-        );
-      }
-      process.exitCode = summary.missing.length === 0 ? exitCodes.ok : exitCodes.runFailed;
+      if (options.json !== true) printSummary(summary, reports);
+      // Runs missing or failed: the evaluation is not whole (the same command tries them again).
+      process.exitCode =
+        summary.missing.length === 0 && summary.failed.length === 0
+          ? exitCodes.ok
+          : exitCodes.runFailed;
     } catch (error) {
       renderer.finish();
       process.stderr.write(
@@ -157,6 +152,26 @@ function parseSeedsFlag(text: string): number[] {
   const parsed = parseSeedsText(text);
   if (!parsed.ok) throw new UsageError(`--seeds: ${parsed.reason} (got "${text}")`);
   return parsed.seeds;
+}
+
+/** The closing table: runs finished, missing and failed, tokens, cost, the reports. */
+function printSummary(summary: EvalSummary, reports: ReportPaths): void {
+  process.stdout.write(
+    `${renderTable([
+      ['runs', `${summary.totals.finished} of ${summary.totals.runs} finished`],
+      ...(summary.missing.length === 0
+        ? []
+        : [['missing', summary.missing.join(', ')] as [string, string]]),
+      ...(summary.failed.length === 0
+        ? []
+        : [['failed', summary.failed.join(', ')] as [string, string]]),
+      ['tokens', String(summary.totals.tokens)],
+      ['cost', `$${summary.totals.costUsd.toFixed(4)}`],
+      ['report', reports.markdown],
+      ['html', reports.html],
+      ['data', reports.json],
+    ])}\n`,
+  );
 }
 
 /** Flags that only go with others. */

@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { eventLogPath } from '../../runs/event-log-file.js';
+import type { CodifyEvent } from '../../runs/events.js';
 import { readEvents } from '../../runs/read-events.js';
+import { type WorkerLoss, workersLost } from './workers-lost.js';
 import { totalsOf } from '../../runs/run-totals.js';
 import { starterNoise } from './noise-margin.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
 import { readRun, type StarterSeeds } from './read-run.js';
 import { metricSample } from '../../tasks/seeds/metric-statistics.js';
 import { readStarterSeeds } from '../seed-trials.js';
-import type { RunRecord } from './run-record.js';
+import { isFinished, type RunRecord } from './run-record.js';
 import { readStarterTrials } from '../starter-trials.js';
 import { seedVaried, type Suite } from '../suite/suite.js';
 import {
@@ -38,8 +40,16 @@ export interface EvalSummary {
   /** Explorations per paper × model: ideas, review scores, novelty, experiments. */
   explore: ExploreGroup[];
   comparisons: Comparison[];
-  /** Keys of the combinations without a finished run. */
+  /** Keys of the combinations not run yet or interrupted. */
   missing: string[];
+  /**
+   * Keys of the combinations whose run an error ended before it had a result (a model
+   * that could not be reached, a missing recording): scored as failures, in no category,
+   * and tried again by the next invocation unless failures are kept.
+   */
+  failed: string[];
+  /** With a queue: workers that went while holding runs, and when those were taken again. */
+  workersLost: WorkerLoss[];
   /**
    * Every call paid, once: the runs' and the judge's (logged in the evaluation's own
    * events.jsonl), as the run-end, `codify runs`, the web app and the report all show them.
@@ -47,6 +57,7 @@ export interface EvalSummary {
   totals: {
     runs: number;
     finished: number;
+    failed: number;
     llmCalls: number;
     tokens: number;
     costUsd: number;
@@ -64,11 +75,13 @@ export interface StarterSeedFigures {
   /** Sample standard deviation over the seeds: the task's seed spread. */
   sd: number | null;
 }
+/** The evaluation's own log (empty before its first invocation). */
+const ownEvents = (evalDir: string): CodifyEvent[] =>
+  existsSync(eventLogPath(evalDir)) ? readEvents(evalDir).events : [];
 
 /** What the judge's calls in the evaluation's own log spent. */
-function judgeSpend(evalDir: string): EvalSummary['totals']['judge'] {
-  if (!existsSync(eventLogPath(evalDir))) return { llmCalls: 0, tokens: 0, costUsd: 0 };
-  const totals = totalsOf(readEvents(evalDir).events);
+function judgeSpend(events: readonly CodifyEvent[]): EvalSummary['totals']['judge'] {
+  const totals = totalsOf(events);
   return {
     llmCalls: totals.llmCalls,
     tokens: totals.inputTokens + totals.outputTokens,
@@ -114,8 +127,10 @@ export async function collectEvaluation(
     if (item.kind === 'task' && item.humanMinutes !== undefined)
       humanMinutes[item.name] = item.humanMinutes;
   }
-  const finished = runs.filter((run) => run.status !== 'missing' && run.status !== 'interrupted');
-  const judge = judgeSpend(evalDir);
+  const finished = runs.filter(isFinished);
+  const failed = runs.filter((run) => run.error !== undefined);
+  const log = ownEvents(evalDir);
+  const judge = judgeSpend(log);
   return {
     suite: suite.name,
     suiteFile: suite.file,
@@ -128,10 +143,15 @@ export async function collectEvaluation(
     papers: paperGroups(runs),
     explore: exploreGroups(runs),
     comparisons: comparisons(runs),
-    missing: runs.filter((run) => !finished.includes(run)).map((run) => run.key),
+    missing: runs
+      .filter((run) => !finished.includes(run) && !failed.includes(run))
+      .map((run) => run.key),
+    failed: failed.map((run) => run.key),
+    workersLost: workersLost(log),
     totals: {
       runs: runs.length,
       finished: finished.length,
+      failed: failed.length,
       llmCalls: runs.reduce((sum, run) => sum + run.llmCalls, judge.llmCalls),
       tokens: runs.reduce((sum, run) => sum + run.inputTokens + run.outputTokens, judge.tokens),
       costUsd: runs.reduce((sum, run) => sum + run.costUsd, judge.costUsd),

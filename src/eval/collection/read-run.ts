@@ -14,7 +14,7 @@ import type { PlannedRun } from '../suite/plan-runs.js';
 import type { ExploreItem } from '../suite/suite.js';
 import { repairLineShare } from './repair-share.js';
 import type { ImplementVerdict, RunRecord, SeedFigures, VerifyOutcomeLabel } from './run-record.js';
-import { stateOf } from '../dispatch/run-state.js';
+import { attemptFolders, stateOf } from '../dispatch/run-state.js';
 import { readJudgeRecord } from '../judging/judge-run.js';
 import { readExploreRun } from './read-explore.js';
 import type { ScoredNode } from '../judging/rubric.js';
@@ -69,14 +69,17 @@ export async function readRun(
   const record: RunRecord = {
     ...base,
     runDir: state.runDir,
-    status: state.kind === 'finished' ? state.status : 'interrupted',
+    status:
+      state.kind === 'finished' ? state.status : state.kind === 'failed' ? 'failed' : 'interrupted',
+    ...(state.kind === 'failed' ? { error: state.reason } : {}),
     steps: totals.steps,
     llmCalls: totals.llmCalls,
     inputTokens: totals.inputTokens,
     outputTokens: totals.outputTokens,
     costUsd: totals.costUsd,
-    wallTimeMs: activeTimeMs(events),
+    wallTimeMs: wallTimeOf(state.runDir, events),
   };
+  addEarlierAttempts(record, planned, state.runDir);
   if (planned.item.kind === 'explore') {
     // Read even when interrupted: the report shows how far a killed exploration got.
     addExploreFigures(record, planned.item, state.runDir);
@@ -90,6 +93,47 @@ export async function readRun(
     addJudgement(record, planned.judgeFile);
   }
   return record;
+}
+
+/**
+ * A run's wall time: the figure its result.json states when it has one (time worked on
+ * it, over every process, up to its result), else the same measure from its log.
+ */
+function wallTimeOf(runDir: string, events: Parameters<typeof activeTimeMs>[0]): number {
+  return readJson<ImplementResult>(join(runDir, resultFile))?.wallTimeMs ?? activeTimeMs(events);
+}
+
+/**
+ * Earlier attempts at the combination (a run killed before it saved its settings, or one
+ * that failed and was started again): their calls were paid too, so they count in the
+ * combination's figures, and are listed.
+ */
+function addEarlierAttempts(record: RunRecord, planned: PlannedRun, newest: string): void {
+  const mode = planned.item.kind === 'explore' ? 'explore' : undefined;
+  const earlier = attemptFolders(planned.root, mode).filter((dir) => dir !== newest);
+  if (earlier.length === 0) return;
+  record.earlierAttempts = earlier.map((dir) => {
+    const { events } = readEvents(dir);
+    const spent = totalsOf(events);
+    const end = events.findLast((event) => event.type === 'run-end');
+    return {
+      runDir: dir,
+      status: end?.type === 'run-end' ? end.status : 'interrupted',
+      ...(end?.type === 'run-end' && end.reason !== undefined ? { reason: end.reason } : {}),
+      llmCalls: spent.llmCalls,
+      inputTokens: spent.inputTokens,
+      outputTokens: spent.outputTokens,
+      costUsd: spent.costUsd,
+      wallTimeMs: wallTimeOf(dir, events),
+    };
+  });
+  for (const attempt of record.earlierAttempts) {
+    record.llmCalls += attempt.llmCalls;
+    record.inputTokens += attempt.inputTokens;
+    record.outputTokens += attempt.outputTokens;
+    record.costUsd += attempt.costUsd;
+    record.wallTimeMs += attempt.wallTimeMs;
+  }
 }
 
 /** An exploration's ideas and experiments; the experiments' model calls count as its own. */

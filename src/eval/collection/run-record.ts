@@ -4,6 +4,10 @@ import type { PairedEffect } from '../../tasks/seeds/paired-effect.js';
 import type { Critique } from '../judging/judge-score.js';
 import type { ExploreFigures } from './read-explore.js';
 
+/** A run that counts in the metrics: it ended, and not in an error (a failure is scored apart). */
+export const isFinished = (record: Pick<RunRecord, 'status' | 'error'>): boolean =>
+  record.status !== 'missing' && record.status !== 'interrupted' && record.error === undefined;
+
 export type VerifyOutcomeLabel =
   'ran as generated' | 'ran after repair' | 'did not run' | 'not verified';
 
@@ -17,15 +21,39 @@ export interface RunRecord {
   trial: number;
   /** The run folder, or null when the combination has not run yet. */
   runDir: string | null;
-  /** `missing`: never started; `interrupted`: started, never ended. */
+  /**
+   * `missing`: never started; `interrupted`: started, never ended; `failed` with `error`:
+   * an error ended it before it had a result (scored as a failure, not in a category).
+   */
   status: RunStatus | 'missing' | 'interrupted';
+  /** Why the run failed, when an error ended it (status `failed`, no result). */
+  error?: string;
+  /**
+   * Model calls, tokens, cost and wall time of the run over every process that worked on
+   * its folder (each call once: its result.json's and run-end's figures), plus those of
+   * earlier attempts in other folders.
+   */
   steps: number;
   llmCalls: number;
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
-  /** Time the run was being worked on, summed over its invocations (a resume's pause excluded). */
+  /**
+   * Time the run was worked on, summed over its processes (the wait for a resume left out):
+   * result.json's `wallTimeMs` when the run wrote one, else from the log; plus earlier attempts'.
+   */
   wallTimeMs: number;
+  /** Earlier attempts in other folders (started again after a failure or an early kill), oldest first. */
+  earlierAttempts?: {
+    runDir: string;
+    status: RunStatus | 'interrupted';
+    reason?: string;
+    llmCalls: number;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    wallTimeMs: number;
+  }[];
   implement?: {
     category: Category;
     ran: boolean;

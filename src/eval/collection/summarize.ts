@@ -1,14 +1,16 @@
 import { categories, type Category } from './category.js';
 import type { StarterNoise } from './noise-margin.js';
 import { noveltyVerdicts } from './read-explore.js';
-import type { RunRecord, VerifyOutcomeLabel } from './run-record.js';
+import { isFinished, type RunRecord, type VerifyOutcomeLabel } from './run-record.js';
 import { type Spread, spreadOf } from './spread.js';
 
 /** The runs of one row of a table, with where each came from. */
 interface GroupRuns {
-  runs: { key: string; runDir: string | null; status: RunRecord['status'] }[];
-  /** Combinations without a finished run. */
+  runs: { key: string; runDir: string | null; status: RunRecord['status']; error?: string }[];
+  /** Combinations not run yet or interrupted. */
   missing: number;
+  /** Combinations whose run an error ended (scored as failures, in no category). */
+  failed: number;
   steps: Spread;
   llmCalls: Spread;
   tokens: Spread;
@@ -53,17 +55,20 @@ export interface PaperGroup extends GroupRuns {
   rubricScore: Spread;
 }
 
+const failedOf = (records: RunRecord[]): number =>
+  records.filter((record) => record.error !== undefined).length;
+
 function groupRuns(records: RunRecord[]): GroupRuns {
-  const finished = records.filter(
-    (record) => record.status !== 'missing' && record.status !== 'interrupted',
-  );
+  const finished = records.filter(isFinished);
   return {
     runs: records.map((record) => ({
       key: record.key,
       runDir: record.runDir,
       status: record.status,
+      ...(record.error === undefined ? {} : { error: record.error }),
     })),
-    missing: records.length - finished.length,
+    missing: records.length - finished.length - failedOf(records),
+    failed: failedOf(records),
     steps: spreadOf(finished.map((record) => record.steps)),
     llmCalls: spreadOf(finished.map((record) => record.llmCalls)),
     tokens: spreadOf(finished.map((record) => record.inputTokens + record.outputTokens)),
@@ -177,9 +182,7 @@ export function exploreGroups(records: RunRecord[]): ExploreGroup[] {
     const first = group[0];
     if (first === undefined) throw new Error('empty group');
     const finished = group.flatMap((record) =>
-      record.status !== 'missing' && record.status !== 'interrupted' && record.explore
-        ? [record.explore]
-        : [],
+      isFinished(record) && record.explore ? [record.explore] : [],
     );
     const novelty: Record<string, number> = Object.fromEntries(
       noveltyVerdicts.map((verdict) => [verdict, 0]),

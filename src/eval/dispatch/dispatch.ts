@@ -25,5 +25,10 @@ export interface DispatchContext {
   host: RunHost;
 }
 
-/** Runs (or has runs run) the given combinations; resolves with how many were started. */
-export type Dispatch = (context: DispatchContext) => Promise<number>;
+/**
+ * Runs (or has runs run) the given combinations; resolves with how many were started.
+ * `kind` says who runs them: this process (`local`, the default) or a queue's workers.
+ */
+export type Dispatch = ((context: DispatchContext) => Promise<number>) & {
+  kind?: 'local' | 'queue';
+};

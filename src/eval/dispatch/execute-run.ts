@@ -1,22 +1,24 @@
 import type { LanguageModel } from 'ai';
 import { runImplement } from '../../agent/implement.js';
-import { readSettings, settingsFile } from '../../agent/implement-settings.js';
+import { settingsFile } from '../../agent/implement-settings.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resumeAgent } from '../../agent/resume.js';
 import type { CodifyConfig } from '../../config/codify-config.js';
+import type { StrategyName } from '../../agent/strategies/strategy.js';
 import type { Answerer } from '../../llm/answerer.js';
 import { createModelCaller } from '../../llm/create-model-caller.js';
 import type { ModelRouter } from '../../llm/router.js';
 import { readEvents } from '../../runs/read-events.js';
-import { runPaper } from '../../repo/run-paper.js';
+import { resumePaper, runPaper, type PaperModels } from '../../repo/run-paper.js';
+import { callsInHistory } from '../../llm/calls-from-events.js';
+import { runSettingsFile } from '../../runs/run-settings.js';
 import { resumeExplore, runExplore, type ExploreSettings } from '../../explore/run-explore.js';
 import { hasExploreSettings } from '../../explore/explore-settings.js';
 import type { EventSink } from '../../runs/events.js';
 import type { RunHost } from '../../runs/run-host.js';
 import type { Run } from '../../runs/run.js';
 import type { PlannedRun } from '../suite/plan-runs.js';
-import { positionedReplays } from './resumed-replay.js';
 import { modelSpecsOf } from '../../config/model-specs.js';
 import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
@@ -57,63 +59,110 @@ function suppliedModels(
 
 /**
  * Runs one combination through the pipelines as a library, as `codify implement`,
- * `codify resume` or `codify paper` would: a new run in the combination's root, or the
- * interrupted implement run continued. Resolves once the run has ended (its own
- * result.json or report.json says how); throws for what stops a run before it starts.
+ * `codify paper` or `codify resume` would: a new run in the combination's root (also
+ * after a run that failed), or the interrupted run continued in its folder. Resolves once
+ * the run has ended (its own result.json or report.json says how); throws for what stops
+ * a run before it starts, and for an error that ends it (`failed`).
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<void> {
-  const { suite, planned, state } = options;
-  if (planned.item.kind === 'explore') {
-    await executeExplore(options, planned.item);
+  const { suite, planned } = options;
+  const { item, strategy } = planned;
+  if (item.kind === 'explore') {
+    await executeExplore(options, item);
     return;
   }
   const config = configForRun(
     options.baseConfig,
-    planned.model.specsFor(planned.item.name, planned.strategy, planned.trial),
+    planned.model.specsFor(item.name, strategy, planned.trial),
     suite.judge.model,
   );
-  const modelSpecs = modelSpecsOf(config);
-  if (
-    planned.item.kind === 'task' &&
-    planned.strategy !== 'paper' &&
-    planned.strategy !== 'explore'
-  ) {
-    // Killed before its settings were saved, a run has nothing to resume: it starts again.
-    const resumable = state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile));
-    if (state.kind === 'interrupted' && resumable) {
-      const settings = await readSettings(state.runDir);
-      const replays = positionedReplays(config, state.runDir, settings.strategy === 'agent');
-      const models = { ...replays, ...suppliedModels(config, planned, options.answerers) };
-      await resumeAgent(state.runDir, {
-        models: (run) => createModelCaller(config, { run, models }),
-        runsRoot: planned.root,
-        ...hostFields(options.host),
-        ...(suite.budgets === undefined ? {} : { agent: suite.budgets }),
-        onRun: (run) => options.onRun(run, true),
-      });
-      return;
-    }
-    await runImplement({
-      taskDir: planned.item.path,
-      strategy: planned.strategy,
-      models: (run) =>
+  if (item.kind === 'task' && strategy !== 'paper' && strategy !== 'explore') {
+    await executeImplement(options, config, item.path, strategy);
+    return;
+  }
+  await executePaper(options, config, item.path);
+}
+
+/** An implement run: the interrupted one continued after its last completed step, else a new one. */
+async function executeImplement(
+  options: ExecuteRunOptions,
+  config: CodifyConfig,
+  taskDir: string,
+  strategy: StrategyName,
+): Promise<void> {
+  const { suite, planned, state } = options;
+  const supplied = suppliedModels(config, planned, options.answerers);
+  // Killed before its settings were saved, a run has nothing to resume: it starts again.
+  if (state.kind === 'interrupted' && existsSync(join(state.runDir, settingsFile))) {
+    await resumeAgent(state.runDir, {
+      // Every call of the run's history is answered from its log (never paid twice): a
+      // replayed recording continues after them.
+      models: (run, resumed) =>
         createModelCaller(config, {
           run,
-          models: suppliedModels(config, planned, options.answerers),
+          models: supplied,
+          completedCalls: resumed.completedCalls,
         }),
-      modelSpecs,
-      sandbox: suite.sandbox,
-      ...(suite.python === undefined ? {} : { python: suite.python }),
-      agent: { ...suite.budgets, interactive: false },
       runsRoot: planned.root,
       ...hostFields(options.host),
-      onRun: (run) => options.onRun(run, false),
+      ...(suite.budgets === undefined ? {} : { agent: suite.budgets }),
+      onRun: (run) => options.onRun(run, true),
     });
+    return;
+  }
+  await runImplement({
+    taskDir,
+    strategy,
+    models: (run) => createModelCaller(config, { run, models: supplied }),
+    modelSpecs: modelSpecsOf(config),
+    sandbox: suite.sandbox,
+    ...(suite.python === undefined ? {} : { python: suite.python }),
+    agent: { ...suite.budgets, interactive: false },
+    runsRoot: planned.root,
+    ...hostFields(options.host),
+    onRun: (run) => options.onRun(run, false),
+  });
+}
+
+/**
+ * A paper run: one killed or stopped after it saved its settings continues in its folder
+ * (the stages it finished kept, the calls it completed answered from its log), else a new one.
+ */
+async function executePaper(
+  options: ExecuteRunOptions,
+  config: CodifyConfig,
+  paperPath: string,
+): Promise<void> {
+  const { suite, planned, state } = options;
+  const resume =
+    state.kind === 'interrupted' && existsSync(join(state.runDir, runSettingsFile))
+      ? state.runDir
+      : undefined;
+  const completedCalls =
+    resume === undefined ? undefined : callsInHistory(readEvents(resume).events);
+  const models: PaperModels = {
+    caller: (run) =>
+      createModelCaller(config, {
+        run,
+        models: suppliedModels(config, planned, options.answerers),
+        ...(completedCalls === undefined ? {} : { completedCalls }),
+      }),
+    specs: modelSpecsOf(config),
+  };
+  const host = {
+    runsRoot: planned.root,
+    sinks: options.host.sinks,
+    argv: options.host.argv,
+    signal: options.host.signal,
+    onRun: (run: Run) => options.onRun(run, resume !== undefined),
+  };
+  if (resume !== undefined) {
+    await resumePaper(resume, host, models);
     return;
   }
   await runPaper(
     {
-      paperPath: planned.item.path,
+      paperPath,
       sandbox: suite.sandbox,
       ...(suite.python === undefined ? {} : { python: suite.python }),
       ...(suite.paper.repairSteps === undefined ? {} : { repairSteps: suite.paper.repairSteps }),
@@ -122,21 +171,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
         : { smokeTimeoutS: suite.paper.smokeTimeoutS }),
       ...(suite.paper.selfRefine === undefined ? {} : { selfRefine: suite.paper.selfRefine }),
     },
-    {
-      runsRoot: planned.root,
-      sinks: options.host.sinks,
-      argv: options.host.argv,
-      signal: options.host.signal,
-      onRun: (run) => options.onRun(run, false),
-    },
-    {
-      caller: (run) =>
-        createModelCaller(config, {
-          run,
-          models: suppliedModels(config, planned, options.answerers),
-        }),
-      specs: modelSpecs,
-    },
+    host,
+    models,
   );
 }
 

@@ -6,6 +6,11 @@ export class EvalProgress {
   running = 0;
   tokens = 0;
   costUsd = 0;
+  /**
+   * Live workers, with a queue (they, not `parallel`, decide how many runs go at once);
+   * undefined when this process runs the runs.
+   */
+  workers: number | undefined;
   private readonly durations: number[] = [];
 
   constructor(
@@ -27,6 +32,9 @@ export class EvalProgress {
         : this.durations.reduce((sum, value) => sum + value, 0) / this.durations.length;
     // Runs still going are counted as half done on average.
     const remainingRuns = left + this.running / 2;
+    // With a queue, each live worker takes one run at a time (at least those seen running).
+    const atOnce =
+      this.workers === undefined ? this.parallel : Math.max(this.workers, this.running);
     return {
       type: 'eval-progress',
       done: this.done,
@@ -35,8 +43,14 @@ export class EvalProgress {
       elapsedMs: this.now() - this.startedAt,
       tokens: this.tokens,
       costUsd: this.costUsd,
+      ...(this.workers === undefined ? {} : { workers: this.workers }),
       remainingMs:
-        mean === null ? null : Math.round((mean * remainingRuns) / Math.max(1, this.parallel)),
+        mean === null
+          ? null
+          : // No worker alive: nothing is going on, so no pace to give.
+            atOnce === 0
+            ? null
+            : Math.round((mean * remainingRuns) / Math.max(1, atOnce)),
     };
   }
 }

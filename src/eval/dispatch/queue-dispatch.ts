@@ -55,7 +55,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * come back compressed in its job's result and are unpacked here.
  */
 export function queueDispatch(options: QueueDispatchOptions): Dispatch {
-  return async (context) => {
+  const dispatch: Dispatch = async (context) => {
     const client = queueClient(options.url);
     const queue: RunQueue = new Queue(queueName, { connection: client });
     // Connection errors repeat while ioredis reconnects: kept for the one line that says so.
@@ -83,8 +83,10 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
       await reach(queue.waitUntilReady());
       if (stopped()) return 0;
       await reach(enqueueRuns(queue, context, options, ids, context.unfinished));
+      await reach(watch.lookWorkers());
       while (watch.pending.size > 0 && !stopped()) {
         await sleep(options.pollMs ?? 1000);
+        await reach(watch.lookWorkers());
         await reach(watch.lookAll());
       }
       reached = true;
@@ -95,6 +97,14 @@ export function queueDispatch(options: QueueDispatchOptions): Dispatch {
       client.disconnect();
     }
   };
+  dispatch.kind = 'queue';
+  return dispatch;
+}
+
+/** A worker's name from its Redis client name (`bull:QUEUE:w:NAME`); unnamed ones by the whole. */
+function workerName(clientName: string): string {
+  const marker = clientName.indexOf(':w:');
+  return marker < 0 ? clientName : clientName.slice(marker + ':w:'.length);
 }
 
 /** One job per run; a job that failed for good under an earlier coordinator is tried again. */
@@ -141,6 +151,16 @@ class JobWatch {
   readonly pending: Map<string, PlannedRun>;
   private readonly running = new Set<string>();
   private readonly began = new Map<string, number>();
+  /** The worker holding each run under way (its job's processedBy). */
+  private readonly holders = new Map<string, string>();
+  /** Runs whose worker was lost, with when that was noticed, until another takes them. */
+  private readonly lostBy = new Map<string, { worker: string; at: number }>();
+  /** The workers watched: connected at the last look, or missing from it alone. */
+  private live: Set<string> | undefined;
+  /** The workers connected to Redis at the last look. */
+  private connected = new Set<string>();
+  /** Workers missing from the last look: gone when missing from the next one too. */
+  private readonly absentOnce = new Set<string>();
 
   constructor(
     private readonly queue: RunQueue,
@@ -149,6 +169,66 @@ class JobWatch {
     private readonly ids: Map<string, string>,
   ) {
     this.pending = new Map(context.unfinished.map((run) => [run.key, run]));
+  }
+
+  /**
+   * Counts the workers connected now (the progress line and the time-left estimate use
+   * them) and reports each one gone since the last look with the runs it held; those go
+   * back to the queue (BullMQ's stall check) and are reported when taken again.
+   */
+  async lookWorkers(): Promise<void> {
+    const clients = await this.queue.getWorkers();
+    const connected = new Set(
+      clients.map((client) => workerName(client.rawname ?? client.name ?? '')),
+    );
+    const watched = new Set(connected);
+    for (const worker of this.live ?? []) {
+      if (connected.has(worker)) {
+        this.absentOnce.delete(worker);
+      } else if (this.absentOnce.delete(worker)) {
+        this.workerGone(worker);
+      } else {
+        // Gone from one look only (a reconnection after a Redis restart): looked at again next time.
+        this.absentOnce.add(worker);
+        watched.add(worker);
+      }
+    }
+    this.live = watched;
+    this.connected = connected;
+    this.context.progress.workers = connected.size;
+  }
+
+  private workerGone(worker: string): void {
+    const held = [...this.holders].filter(([, holder]) => holder === worker).map(([key]) => key);
+    if (held.length === 0) return;
+    for (const key of held) {
+      this.holders.delete(key);
+      this.lostBy.set(key, { worker, at: Date.now() });
+    }
+    this.context.evaluation.emit({ type: 'eval-worker-lost', worker, runs: held });
+    this.context.evaluation.emit(this.context.progress.event());
+  }
+
+  /** Who holds a run now; a run a lost worker held, taken by another, is reported so. */
+  private holder(run: PlannedRun, job: RunJobHandle, state: string | undefined): void {
+    const worker = job.processedBy;
+    if (state !== 'active' || worker === undefined) return;
+    const lost = this.lostBy.get(run.key);
+    // The lost worker still named as the job's holder: it has not been handed on yet.
+    if (lost?.worker === worker && !this.connected.has(worker)) return;
+    if (lost !== undefined) {
+      this.lostBy.delete(run.key);
+      if (lost.worker !== worker) {
+        this.context.evaluation.emit({
+          type: 'eval-run-retaken',
+          key: run.key,
+          worker,
+          lostWorker: lost.worker,
+          afterMs: Date.now() - lost.at,
+        });
+      }
+    }
+    this.holders.set(run.key, worker);
   }
 
   /** Looks at every pending run once. */
@@ -161,6 +241,7 @@ class JobWatch {
     const job = await this.queue.getJob(this.ids.get(run.key) ?? '');
     const state = job === undefined ? undefined : await job.getState();
     const folder = stateOf(run);
+    if (job !== undefined) this.holder(run, job, state);
     if (!this.running.has(run.key) && (state === 'active' || folder.kind === 'interrupted')) {
       this.started(run, folder.kind === 'new' ? run.root : folder.runDir);
     }
@@ -216,6 +297,8 @@ class JobWatch {
   ): Promise<void> {
     const { evaluation, progress } = this.context;
     this.pending.delete(run.key);
+    this.holders.delete(run.key);
+    this.lostBy.delete(run.key);
     if (this.running.delete(run.key)) progress.running -= 1;
     // The job was read before its state: one that failed in between holds no reason
     // yet in that copy, so the reason is read again.

@@ -8,32 +8,51 @@ import type { PlannedRun } from '../suite/plan-runs.js';
 export type RunState =
   | { kind: 'new' }
   | { kind: 'finished'; runDir: string; status: RunStatus }
+  /**
+   * Ended `failed` without a result: an error stopped it (a model that could not be
+   * reached, a recording that is missing), so it says nothing about the method. Tried
+   * again by the next invocation unless failures are kept.
+   */
+  | { kind: 'failed'; runDir: string; reason: string }
   | { kind: 'interrupted'; runDir: string };
 
 /**
- * The newest run folder under a combination's root decides: it finished when its log
- * ends with run-end (other than `stopped`), otherwise it was killed or stopped mid-run. Older folders are earlier attempts
- * (interrupted paper runs are started again, not continued) and are ignored. With `mode`,
- * only runs of that mode count: an exploration's experiments are implement runs created in
- * the same root after it, and must not be taken for it.
+ * The run folders of a combination, oldest first: every attempt at it (a run killed
+ * before it saved its settings, or one that failed, is started again in a new folder).
+ * With `mode`, only runs of that mode count: an exploration's experiments are implement
+ * runs created in the same root after it, and must not be taken for it.
  */
-export function runState(root: string, mode?: RunMode): RunState {
-  const ids = listRunIds(root);
-  let newest: { dir: string; time: number } | undefined;
-  for (const id of ids) {
+export function attemptFolders(root: string, mode?: RunMode): string[] {
+  const attempts: { dir: string; time: number }[] = [];
+  for (const id of listRunIds(root)) {
     const dir = join(root, id);
     const first = readEvents(dir).events[0];
     if (mode !== undefined && first?.type === 'run-start' && first.mode !== mode) continue;
-    const time = first === undefined ? 0 : Date.parse(first.time);
-    if (newest === undefined || time >= newest.time) newest = { dir, time };
+    attempts.push({ dir, time: first === undefined ? 0 : Date.parse(first.time) });
   }
+  // Stable: folders started in the same millisecond keep their (time-named) order.
+  return attempts.sort((one, other) => one.time - other.time).map((attempt) => attempt.dir);
+}
+
+/**
+ * The newest run folder under a combination's root decides: it finished when its log
+ * ends with run-end (other than `stopped`), failed when that run-end is `failed` without a
+ * result (an error ended it), otherwise it was killed or stopped mid-run. Older folders
+ * are earlier attempts.
+ */
+export function runState(root: string, mode?: RunMode): RunState {
+  const newest = attemptFolders(root, mode).at(-1);
   if (newest === undefined) return { kind: 'new' };
-  const { events } = readEvents(newest.dir);
+  const { events } = readEvents(newest);
   const end = events.findLast((event) => event.type === 'run-end');
-  // A run stopped by the evaluation's stop signal is continued like a killed one.
-  if (end?.type === 'run-end' && end.status !== 'stopped')
-    return { kind: 'finished', runDir: newest.dir, status: end.status };
-  return { kind: 'interrupted', runDir: newest.dir };
+  if (end?.type !== 'run-end' || end.status === 'stopped') {
+    // A run stopped by the evaluation's stop signal is continued like a killed one.
+    return { kind: 'interrupted', runDir: newest };
+  }
+  if (end.status === 'failed' && end.result === undefined) {
+    return { kind: 'failed', runDir: newest, reason: end.reason ?? 'the run ended in an error' };
+  }
+  return { kind: 'finished', runDir: newest, status: end.status };
 }
 
 /** Where a planned combination stands. */

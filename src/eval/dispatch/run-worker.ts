@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { CodifyConfig } from '../../config/codify-config.js';
@@ -43,6 +43,11 @@ export interface WorkerOptions {
    * `<tmp>/codify-worker`); one folder per job, so a restarted worker resumes its own.
    */
   workDir?: string;
+  /**
+   * How the coordinator names this worker when it reports the runs it held or took again
+   * (default `HOST:PID`, unique among the workers alive).
+   */
+  name?: string;
   /** Called when a job starts and ends, for a terminal line. */
   onJob?: (event: {
     key: string;
@@ -63,6 +68,7 @@ export function startWorker(options: WorkerOptions): Worker<RunJob, RunJobResult
   return new Worker<RunJob, RunJobResult>(queueName, (job) => runJob(job.data, options), {
     connection: queueConnection(options.url),
     concurrency: options.concurrency ?? 1,
+    name: options.name ?? `${hostname()}:${process.pid}`,
     // A worker killed mid-run: its job is taken up again, up to three times.
     maxStalledCount: 3,
     ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),

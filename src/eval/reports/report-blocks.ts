@@ -18,7 +18,7 @@ export const text = (value: string | number): Inline[] => [String(value)];
 /** Links to the runs of a row, numbered by trial; a missing run says so. */
 export function links(
   summary: EvalSummary,
-  runs: { key: string; runDir: string | null; status: string }[],
+  runs: { key: string; runDir: string | null; status: string; error?: string }[],
 ): Inline[] {
   return runs.flatMap((run, index): Inline[] => {
     const gap = index === 0 ? [] : [' '];
@@ -27,6 +27,7 @@ export function links(
       ...gap,
       { text: String(index + 1), href: runLink(summary.evalDir, run.runDir) },
       ...(run.status === 'interrupted' ? [' (interrupted)'] : []),
+      ...(run.error === undefined ? [] : [' (failed)']),
     ];
   });
 }

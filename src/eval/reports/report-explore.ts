@@ -46,7 +46,7 @@ export function exploreBlocks(summary: EvalSummary): Block[] {
       summary.explore.map((group) => [
         text(group.item),
         text(group.model),
-        text(group.runs.length - group.missing),
+        text(group.runs.length - group.missing - group.failed),
         text(formatSpread(group.ideas, 1, 2)),
         text(formatSpread(group.reviewOverall, 1, 2)),
         text(formatSpread(group.reviewProblem, 1, 2)),

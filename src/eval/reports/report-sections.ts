@@ -51,7 +51,7 @@ function overviewBlocks(summary: EvalSummary): Block[] {
     paragraph(
       'Suite ',
       { code: summary.suiteFile },
-      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished; ${summary.totals.llmCalls} model calls, ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}${judgePart(summary)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
+      `; ${summary.totals.finished} of ${summary.totals.runs} runs finished${summary.totals.failed > 0 ? `, ${summary.totals.failed} failed` : ''}; ${summary.totals.llmCalls} model calls, ${summary.totals.tokens} tokens; $${summary.totals.costUsd.toFixed(4)}${judgePart(summary)}; ${formatNumber(summary.totals.wallTimeMs / 1000, 1)} s of run time. Generated ${summary.generatedAt}.`,
     ),
   ];
   if (summary.missing.length > 0) {
@@ -66,7 +66,51 @@ function overviewBlocks(summary: EvalSummary): Block[] {
       ),
     );
   }
+  const failed = summary.runs.filter((run) => run.error !== undefined);
+  if (failed.length > 0) {
+    blocks.push(
+      paragraph(
+        `Failed (${failed.length}; an error ended the run before it had a result, so it is in no category; the next \`codify eval\` of the suite tries it again unless given --keep-failures): `,
+        ...failed.flatMap((run, index): Inline[] => [
+          ...(index === 0 ? [] : ['; ']),
+          { code: run.key },
+          ` (${run.error ?? ''})`,
+        ]),
+        '.',
+      ),
+    );
+  }
+  blocks.push(...workerLossBlocks(summary));
   return blocks;
+}
+
+/** With a queue: each worker lost while it held runs, and when they were taken again. */
+function workerLossBlocks(summary: EvalSummary): Block[] {
+  const losses = summary.workersLost ?? [];
+  if (losses.length === 0) return [];
+  return [
+    paragraph(
+      `Workers lost (${losses.length}; each run it held went back to the queue and was taken again by another worker): `,
+    ),
+    table(
+      ['worker', 'noticed gone', 'run it held', 'taken again by', 'after'],
+      losses.flatMap((loss) =>
+        loss.runs.map((run) => [
+          text(loss.worker),
+          text(loss.at),
+          [{ code: run.key }],
+          text(
+            run.takenAgain === null
+              ? 'not yet'
+              : `${run.takenAgain.worker} at ${run.takenAgain.at}`,
+          ),
+          text(
+            run.takenAgain === null ? '–' : `${formatNumber(run.takenAgain.afterMs / 1000, 1)} s`,
+          ),
+        ]),
+      ),
+    ),
+  ];
 }
 
 /** The repeated starter runs of each task and the noise margin they give. */
@@ -113,7 +157,7 @@ function implementBlocks(summary: EvalSummary): Block[] {
         text(group.item),
         text(group.strategy),
         text(group.model),
-        text(group.runs.length - group.missing),
+        text(group.runs.length - group.missing - group.failed),
         ...categories.map((category) =>
           text(`${group.counts[category]} (${formatPercent(group.percent[category])})`),
         ),
@@ -196,7 +240,7 @@ function paperBlocks(summary: EvalSummary): Block[] {
       summary.papers.map((group) => [
         text(group.item),
         text(group.model),
-        text(group.runs.length - group.missing),
+        text(group.runs.length - group.missing - group.failed),
         ...verifyLabels.map((label) => text(group.verify[label])),
         text(formatSpread(group.lines, 1, 0)),
         text(

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/default-config.js';
@@ -110,6 +111,36 @@ describe('codify eval --queue with codify worker', () => {
       'B',
       'B',
     ]);
+    // The dead worker is reported with the run it held, and that run's taking up by the other.
+    const log = readEvents(evalDir).events;
+    const firstName = `${hostname()}:${first.pid}`;
+    const secondName = `${hostname()}:${second.pid}`;
+    const resumedKey = keys.find((key) => folders(evalDir, key)[0]?.pids.length === 2);
+    const lost = log.filter((event) => event.type === 'eval-worker-lost');
+    expect(lost).toEqual([expect.objectContaining({ worker: firstName, runs: [resumedKey] })]);
+    const retaken = log.find((event) => event.type === 'eval-run-retaken');
+    expect(retaken).toMatchObject({ key: resumedKey, worker: secondName, lostWorker: firstName });
+    // The progress counts the live workers: two, then one once the first is gone.
+    const workers = log.flatMap((event) =>
+      event.type === 'eval-progress' && event.workers !== undefined ? [event.workers] : [],
+    );
+    expect(workers).toContain(2);
+    expect(workers.at(-1)).toBe(1);
+    expect(log.find((event) => event.type === 'eval-start')).toMatchObject({ dispatch: 'queue' });
+    // The report lists the loss too.
+    expect(outcome.summary.workersLost).toEqual([
+      {
+        worker: firstName,
+        at: expect.any(String) as string,
+        runs: [
+          {
+            key: resumedKey,
+            takenAgain: expect.objectContaining({ worker: secondName }) as object,
+          },
+        ],
+      },
+    ]);
+    expect(readFileSync(outcome.reports.markdown, 'utf8')).toContain('Workers lost (1;');
     second.kill('SIGTERM');
   }, 180_000);
 });

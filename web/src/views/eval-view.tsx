@@ -81,6 +81,9 @@ function Report({ runId, report }: { runId: string; report: EvalSummary }) {
         {(report.missing ?? []).length > 0 ? (
           <span className="warning"> · unfinished: {report.missing.join(', ')}</span>
         ) : null}
+        {(report.failed ?? []).length > 0 ? (
+          <span className="warning"> · failed (in no category): {report.failed.join(', ')}</span>
+        ) : null}
       </p>
       {implement.length > 0 ? (
         <>

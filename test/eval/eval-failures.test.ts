@@ -141,7 +141,9 @@ describe('codify eval: failed runs', () => {
     expect(again.started).toBe(1);
     expect(again.summary.failed).toEqual([]);
     const [record] = again.summary.runs;
-    expect(record?.implement?.category).toBe('A');
+    // scored like any finished run: no seeds were asked for, so a gain on the fixed seed is B
+    expect(record?.implement?.category).toBe('B');
+    expect(record?.implement?.verdict).toMatchObject({ fixedSeedGain: true });
     expect(record?.earlierAttempts).toHaveLength(1);
     expect(record?.earlierAttempts?.[0]).toMatchObject({ status: 'failed' });
     expect(runFolders(evalDir)).toHaveLength(2);

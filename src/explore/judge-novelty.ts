@@ -60,7 +60,8 @@ const referencesLookedUp = 3;
 const abstractChars = 1200;
 
 const sameTitle = (first: string, second: string) =>
-  first.toLowerCase().replace(/\W+/g, ' ').trim() === second.toLowerCase().replace(/\W+/g, ' ').trim();
+  first.toLowerCase().replace(/\W+/g, ' ').trim() ===
+  second.toLowerCase().replace(/\W+/g, ' ').trim();
 
 /**
  * The judge compares an idea with the closest works' abstracts over a few search rounds:
@@ -98,7 +99,8 @@ export async function judgeNovelty(
     const answer = await input.search(reference.title);
     if (!answer.ok) continue;
     const match = answer.works.find((work) => titleMatches(reference.title, work.title));
-    if (match !== undefined) add([match], `cited by ${reference.source.split(' ')[0] ?? 'a paper'}`);
+    if (match !== undefined)
+      add([match], `cited by ${reference.source.split(' ')[0] ?? 'a paper'}`);
   }
 
   const queries: string[] = [];

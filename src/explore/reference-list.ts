@@ -65,14 +65,25 @@ export function referenceTitle(entry: string): string {
   let start = 0;
   for (const stop of entry.matchAll(/\.(?:\s+|$)/g)) {
     const before = entry.slice(start, stop.index);
-    // "H." and "Y. N." are initials, not the end of the authors.
-    if (/(?:^|[\s.-])[A-Z]$/.test(before)) continue;
+    // "H." and "Y. N." are initials, not the end of the authors, unless a title follows
+    // ("Cui, Y., Jia, M. Class-balanced loss …").
+    if (/(?:^|[\s.-])[A-Z]$/.test(before) && !titleFollows(entry.slice((stop.index ?? 0) + 1)))
+      continue;
     sentences.push(before.trim());
     start = (stop.index ?? 0) + stop[0].length;
   }
   if (start < entry.length) sentences.push(entry.slice(start).trim());
   const [authors = entry, title] = sentences.filter((sentence) => sentence !== '');
   return (title ?? authors).trim();
+}
+
+/** Name particles and joiners, lower-case in an author list too. */
+const authorWords = new Set(['and', 'et', 'al', 'von', 'van', 'der', 'de', 'la', 'di']);
+
+/** Whether the text up to the next full stop reads as a title: 3 words or more, some lower-case. */
+function titleFollows(rest: string): boolean {
+  const words = (/^[^.]*/.exec(rest)?.[0] ?? '').trim().split(/\s+/);
+  return words.length >= 3 && words.some((word) => /^[a-z]/.test(word) && !authorWords.has(word));
 }
 
 /** The text a paper's reference list is read from: the file itself, or a PDF's lines. */

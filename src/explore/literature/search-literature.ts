@@ -37,7 +37,10 @@ export function literatureQuery(card: IdeaCard, keywords: readonly string[]): st
  * Asks the service one search (answers cached on disk). An unreachable service or an answer
  * in the wrong format is a reason, never thrown, so the caller can say `unknown`.
  */
-export async function searchWorks(query: string, options: LiteratureOptions): Promise<SearchResult> {
+export async function searchWorks(
+  query: string,
+  options: LiteratureOptions,
+): Promise<SearchResult> {
   const wire = serviceWires[options.service];
   const url = wire.searchUrl(options.baseUrl ?? wire.defaultBaseUrl, query, options.limit ?? 10);
   const fetched = await cachedFetch(url, {
@@ -98,12 +101,7 @@ export async function checkLiterature(
     };
   }
   return {
-    ...compareIdea(
-      card,
-      found.works,
-      options.service,
-      options.minWorks ?? defaultNoveltyMinWorks,
-    ),
+    ...compareIdea(card, found.works, options.service, options.minWorks ?? defaultNoveltyMinWorks),
     ...base,
     cached: found.cached,
   };

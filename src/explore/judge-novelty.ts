@@ -218,7 +218,7 @@ function verdictOf(
       verdict: 'overlaps',
       closest,
       ...(answer.difference === undefined ? {} : { difference: answer.difference }),
-      reason: `overlaps "${closest.title}": ${answer.reason}`,
+      reason: answer.reason,
     };
   }
   if (answer.verdict === 'novel' && facts.compared < facts.minWorks) {

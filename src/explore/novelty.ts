@@ -102,12 +102,13 @@ export function compareIdea(
   }
   const below = `the closest of ${works.length} works, "${work.title}", has similarity ${similarity} (below ${overlapThreshold})`;
   if (works.length < minWorks) {
+    // The closest work is named beside the reason, so the reason says only why.
     return {
       against,
       verdict: 'unknown',
       closest,
       compared: works.length,
-      reason: `${below}, but ${works.length} works are fewer than the ${minWorks} a novelty verdict needs`,
+      reason: `none of the ${works.length} works compared reaches similarity ${overlapThreshold}, but ${works.length} are fewer than the ${minWorks} a novelty verdict needs`,
     };
   }
   return { against, verdict: 'novel', closest, compared: works.length, reason: below };

@@ -122,8 +122,8 @@ export function IdeaCardView({
             Novelty ({check.against}): <b>{noveltyLine(check).verdict}</b>
             {noveltyLine(check).detail}
           </p>
-          {unfoundCitations(check).map((item) => (
-            <p key={item} className="novelty novelty-unfound">
+          {unfoundCitations(check).map((item, citation) => (
+            <p key={citation} className="novelty novelty-unfound">
               Cited work not found in {check.against}: “{item}”
             </p>
           ))}

@@ -120,6 +120,7 @@ describe('novelty that checks', () => {
     });
 
     const saved = JSON.parse(readFileSync(result.ideasJson, 'utf8')) as Exploration;
+    expect(saved.settings).toMatchObject({ literature: 'openalex', noveltyMinWorks: 10 });
     const byId = new Map(saved.ideas.map((idea) => [idea.id, idea]));
     const first = byId.get('I1')?.novelty;
     const second = byId.get('I2')?.novelty;

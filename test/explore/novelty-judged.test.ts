@@ -225,6 +225,32 @@ describe('novelty that checks', () => {
     expect(check.citations).toEqual([expect.objectContaining({ status: 'not-found' })]);
   });
 
+  it('says unknown without asking the judge when the service cannot be reached, and flags no citation', async () => {
+    const service = await fakeOpenAlex(() => []);
+    await service.close();
+    const scripted = createScriptedCaller({ judge: [] });
+    const check = await judgeNovelty(scripted.caller, {
+      card: jitter,
+      service: 'openalex',
+      given: [],
+      references: [],
+      keywords: ['mixup'],
+      search: (query) =>
+        searchWorks(query, {
+          service: 'openalex',
+          baseUrl: service.url,
+          cacheDir: mkdtempSync(join(tmpdir(), 'novelty-cache-')),
+          retries: 0,
+        }),
+      minWorks: 10,
+      label: 'I1',
+    });
+    expect(check).toMatchObject({ verdict: 'unknown', compared: 0 });
+    expect(check.reason).toMatch(/openalex could not be reached after 1 attempts/);
+    expect(check.citations).toMatchObject([{ item: inventedCitation, status: 'unchecked' }]);
+    expect(scripted.requests.judge).toHaveLength(0);
+  });
+
   it('re-asks an overlaps verdict that names no listed work', async () => {
     const service = await fakeOpenAlex(() => [restated]);
     closing.push(service.close);

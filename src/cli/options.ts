@@ -112,6 +112,7 @@ export function settingOptions(key: string, schema: z.ZodType, help?: string): O
   else if (type.kind === 'number') option.argParser(parseNumberFlag(meta.flag, schema));
   else option.argParser(parseTextFlag(meta.flag, schema));
   if (type.defaultValue !== undefined) option.default(type.defaultValue);
+  if (meta.preset !== undefined) option.preset(meta.preset);
   return [option];
 }
 

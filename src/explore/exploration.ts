@@ -31,6 +31,8 @@ export interface Exploration {
     refineRounds: number;
     compute: string;
     literature?: string;
+    /** Works a novelty check compared below which it said `unknown` (older runs: absent). */
+    noveltyMinWorks?: number;
   };
   /** Ranked by the judge's score, best first (experiments, when run, rank by measurement). */
   ideas: ExploredIdea[];

@@ -21,6 +21,8 @@ export interface ExploreSettings {
   paperMaxChars: number;
   /** `model`: the planner reads each PDF itself, inside the run (default `local`). */
   paperReader?: PaperReader;
+  /** Works compared below which a novelty check says `unknown`, never `novel` (default 10). */
+  noveltyMinWorks?: number;
   literature?: {
     service: LiteratureService;
     baseUrl?: string;

@@ -47,6 +47,19 @@ function renderIdea(idea: ExploredIdea, rank: number): string {
         ? ''
         : `; closest: "${check.closest.title}" (${check.closest.source}, similarity ${check.closest.similarity})`;
     lines.push(`- ${check.against}: **${check.verdict}**${closest}. ${check.reason}`);
+    if (check.difference !== undefined) lines.push(`  What the idea adds: ${check.difference}`);
+    if (check.queries !== undefined && check.queries.length > 0) {
+      lines.push(`  Searches: ${check.queries.map((query) => `"${query}"`).join(', ')}.`);
+    }
+    for (const citation of check.citations ?? []) {
+      if (citation.status === 'not-found') {
+        lines.push(
+          `  - **Cited work not found in ${check.against}:** "${citation.item}" (${citation.reason ?? 'no match'}); check it exists before relying on it.`,
+        );
+      } else if (citation.status === 'unchecked') {
+        lines.push(`  - Cited work not checked: "${citation.item}" (${citation.reason ?? ''}).`);
+      }
+    }
   }
   lines.push('');
   if (review !== undefined) {

@@ -9,7 +9,7 @@ import type { RunHost } from '../runs/run-host.js';
 import type { Run } from '../runs/run.js';
 import { resolveRunsRoot } from '../runs/runs-root.js';
 import { analyzeAndCheckQuotes, describeAnalysis, renderAnalysis } from './analysis.js';
-import { checkNovelty, describeNovelty, offlineWorks } from './check-novelty.js';
+import { checkNovelty, describeNovelty } from './check-novelty.js';
 import { experimentsAndReport } from './experiments/experiments-stage.js';
 import type { ExperimentRecord } from './experiments/run-experiments.js';
 import { closeExploration } from './explore-closing.js';
@@ -154,10 +154,10 @@ async function explore(
     { describe: describeReviews },
   );
   const keywords = analysis.analysis.keywords;
-  const works = offlineWorks(papers, inputs.related);
   const explored = await stages.run(
     'novelty',
-    () => checkNovelty(run, reviewed, works, settings, keywords),
+    () =>
+      checkNovelty(run, models, reviewed, { papers, related: inputs.related }, settings, keywords),
     { describe: describeNovelty },
   );
   const exploration = rankedExploration(papers, inputs, analysis, explored, settings, compute);

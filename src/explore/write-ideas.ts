@@ -6,6 +6,7 @@ import type { Exploration, ExploredIdea } from './exploration.js';
 import type { ExploreInputs } from './explore-inputs.js';
 import type { ExploreSettings } from './explore-settings.js';
 import type { FittedPaper } from './ingest-papers.js';
+import { defaultNoveltyMinWorks } from './novelty.js';
 import { renderIdeasMarkdown } from './render-ideas.js';
 
 /** ideas.json and ideas.md in the run folder. */
@@ -36,6 +37,7 @@ export function rankedExploration(
       refineRounds: settings.refineRounds,
       compute,
       ...(settings.literature === undefined ? {} : { literature: settings.literature.service }),
+      noveltyMinWorks: settings.noveltyMinWorks ?? defaultNoveltyMinWorks,
     },
     // Stable: ideas with equal scores keep their generated order.
     ideas: [...ideas].sort((first, second) => second.score - first.score),

@@ -78,8 +78,15 @@ export const exploreSettings = z
     }),
     literature: setting(z.enum(literatureServices).optional(), {
       flag: '--literature',
-      valueName: '<service>',
-      help: 'also check novelty online',
+      valueName: '[service]',
+      preset: 'openalex',
+      help: 'also check novelty online, the judge comparing each idea with the works found (the flag alone: openalex)',
+      group: 'run',
+    }),
+    noveltyMinWorks: setting(z.number().int().min(1).max(100).default(10), {
+      flag: '--novelty-min-works',
+      valueName: '<n>',
+      help: 'works a novelty check must compare before it may say novel (fewer: unknown)',
       group: 'run',
     }),
     literatureUrl: setting(z.url().optional(), {

@@ -34,6 +34,8 @@ export interface SettingMeta {
    * configuration decides" gets both `--gpu` and `--no-gpu`.
    */
   negatable?: boolean;
+  /** The value a flag given without one takes (its valueName is then `[optional]`). */
+  preset?: string;
   /** The help of the `--no-` flag of a negatable setting. */
   negatedHelp?: string;
   /** The eval suite's key, when not the snake_case of the setting's. */

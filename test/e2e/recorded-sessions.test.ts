@@ -142,6 +142,14 @@ describe('recorded sessions replayed end to end', () => {
     expect(experiments[1]?.metric?.improvement).toBeGreaterThan(0);
     expect(experiments[1]?.metric?.seeds?.runs).toHaveLength(3);
     expect(experiments[1]?.metric?.seeds?.improvement).toBeLessThan(0);
+    // One paper and three related items offline: too few works to call an idea novel.
+    const ideas = JSON.parse(readFileSync(join(folder, 'ideas.json'), 'utf8')) as {
+      ideas: { novelty: { against: string; verdict: string; compared: number }[] }[];
+    };
+    expect(ideas.ideas.flatMap((idea) => idea.novelty)).toEqual([
+      expect.objectContaining({ against: 'offline', verdict: 'unknown', compared: 4 }),
+      expect.objectContaining({ against: 'offline', verdict: 'unknown', compared: 4 }),
+    ]);
     const report = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(report).toContain("supported: better than the baseline beyond the seeds' margin");
     expect(report).toContain("not supported: the seeds' mean is worse than the baseline");

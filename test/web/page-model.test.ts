@@ -4,7 +4,7 @@ import type { NoveltyCheck } from '../../src/explore/novelty.js';
 import type { CodifyEvent, CodifyEventBody } from '../../src/runs/events.js';
 import { budgetUsed } from '../../web/src/model/budget-used.js';
 import { fullEditReason } from '../../web/src/model/edit-reason.js';
-import { labelOf, noveltyLine } from '../../web/src/model/labels.js';
+import { labelOf, noveltyLine, unfoundCitations } from '../../web/src/model/labels.js';
 import { followsLog, runTotals, totalsFacts } from '../../web/src/model/run-header.js';
 import { stepsOf } from '../../web/src/model/run-steps.js';
 import { stepsUnderStatus } from '../../web/src/model/step-status.js';
@@ -162,6 +162,37 @@ describe('labels', () => {
       reason: 'the service did not answer',
     };
     expect(noveltyLine(unknown).detail).toBe(' — the service did not answer');
+  });
+
+  it('says why a novelty check is unknown, what an overlapping idea adds, and which citations were not found', () => {
+    const tooFew: NoveltyCheck = {
+      against: 'offline',
+      verdict: 'unknown',
+      closest: { title: 'Mixup', source: 'P1', similarity: 0.2134 },
+      compared: 4,
+      reason:
+        'none of the 4 works compared reaches similarity 0.5, but 4 are fewer than the 10 a novelty verdict needs',
+    };
+    expect(noveltyLine(tooFew).detail).toBe(
+      ' · closest of 4: “Mixup” (similarity 0.21) — none of the 4 works compared reaches similarity 0.5, but 4 are fewer than the 10 a novelty verdict needs',
+    );
+    const overlaps: NoveltyCheck = {
+      against: 'openalex',
+      verdict: 'overlaps',
+      closest: { title: 'Same-class mixup', source: 'https://openalex.org/W9', similarity: 0.61 },
+      compared: 12,
+      reason: 'It draws the partner from the same class.',
+      difference: 'a smaller alpha',
+      citations: [
+        { item: 'Mixup (Zhang 2018)', status: 'found' },
+        { item: 'Jitter Networks (Doe 2031)', status: 'not-found', reason: 'no match' },
+        { item: 'Offline work', status: 'unchecked', reason: 'unreachable' },
+      ],
+    };
+    expect(noveltyLine(overlaps).detail).toBe(
+      ' · closest of 12: “Same-class mixup” (similarity 0.61) — It draws the partner from the same class. — the idea adds: a smaller alpha',
+    );
+    expect(unfoundCitations(overlaps)).toEqual(['Jitter Networks (Doe 2031)']);
   });
 });
 

@@ -209,7 +209,7 @@ function checkFlags(papers: string[], options: ExploreCommandOptions): void {
     (options.literatureUrl !== undefined || options.literatureCache !== undefined)
   ) {
     throw new UsageError(
-      '--literature-url and --literature-cache need --literature semantic-scholar|openalex|arxiv',
+      '--literature-url and --literature-cache need --literature [openalex|semantic-scholar|arxiv]',
     );
   }
 }
@@ -224,6 +224,7 @@ function settingsFrom(papers: string[], options: ExploreCommandOptions): Explore
     budgetMinutes: options.budgetMinutes,
     gpu: options.gpu ?? false,
     paperMaxChars: options.paperMaxChars,
+    noveltyMinWorks: options.noveltyMinWorks,
     ...(options.paperReader === 'model' ? { paperReader: 'model' as const } : {}),
     ...(options.notes === undefined ? {} : { notesPath: options.notes }),
     ...(options.related === undefined ? {} : { relatedPath: options.related }),

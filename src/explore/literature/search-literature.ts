@@ -1,4 +1,9 @@
-import { compareIdea, type NoveltyCheck } from '../novelty.js';
+import {
+  compareIdea,
+  defaultNoveltyMinWorks,
+  type ComparedWork,
+  type NoveltyCheck,
+} from '../novelty.js';
 import type { IdeaCard } from '../schemas.js';
 import { cachedFetch, type CachedFetchOptions } from './cached-fetch.js';
 import { serviceWires, type LiteratureService } from './services.js';
@@ -8,13 +13,20 @@ export interface LiteratureOptions {
   /** Default: the service's public endpoint. */
   baseUrl?: string;
   cacheDir: string;
-  /** Works fetched per idea (default 10). */
+  /** Works fetched per search (default 10). */
   limit?: number;
   retries?: number;
   baseDelayMs?: number;
+  /** Works compared below which the verdict is `unknown`, never `novel` (default 10). */
+  minWorks?: number;
   env?: Record<string, string | undefined>;
   onRetry?: CachedFetchOptions['onRetry'];
 }
+
+/** One search's answer: the works found, or why there are none to trust. */
+export type SearchResult =
+  | { ok: true; works: ComparedWork[]; url: string; cached: boolean }
+  | { ok: false; url: string; reason: string; cached?: boolean };
 
 /** The search a service is asked for an idea: its title and the problem's keywords. */
 export function literatureQuery(card: IdeaCard, keywords: readonly string[]): string {
@@ -22,17 +34,14 @@ export function literatureQuery(card: IdeaCard, keywords: readonly string[]): st
 }
 
 /**
- * Searches a literature service for an idea and compares it with what comes back. An
- * unreachable service or an answer in the wrong format is `unknown` with the reason,
- * never a pass.
+ * Asks the service one search (answers cached on disk). An unreachable service or an answer
+ * in the wrong format is a reason, never thrown, so the caller can say `unknown`.
  */
-export async function checkLiterature(
-  card: IdeaCard,
-  keywords: readonly string[],
+export async function searchWorks(
+  query: string,
   options: LiteratureOptions,
-): Promise<NoveltyCheck & { query: string; url: string; cached?: boolean }> {
+): Promise<SearchResult> {
   const wire = serviceWires[options.service];
-  const query = literatureQuery(card, keywords);
   const url = wire.searchUrl(options.baseUrl ?? wire.defaultBaseUrl, query, options.limit ?? 10);
   const fetched = await cachedFetch(url, {
     cacheDir: `${options.cacheDir}/${options.service}`,
@@ -41,35 +50,59 @@ export async function checkLiterature(
     ...(options.baseDelayMs === undefined ? {} : { baseDelayMs: options.baseDelayMs }),
     ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
   });
-  const base = { against: options.service, query, url };
   if (!fetched.ok) {
     return {
-      ...base,
-      verdict: 'unknown',
-      compared: 0,
+      ok: false,
+      url,
       reason: `${options.service} could not be reached after ${fetched.attempts} attempts (${fetched.reason})`,
     };
   }
-  let works;
   try {
-    works = wire.parse(fetched.body);
+    return { ok: true, works: wire.parse(fetched.body), url, cached: fetched.cached };
   } catch (error) {
     return {
-      ...base,
-      verdict: 'unknown',
-      compared: 0,
+      ok: false,
+      url,
       cached: fetched.cached,
       reason: `${options.service} answered in an unexpected format: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-  if (works.length === 0) {
+}
+
+/**
+ * Searches a literature service for an idea and compares it with what comes back by TF-IDF.
+ * An unreachable service, an answer in the wrong format or an empty search is `unknown`
+ * with the reason, never a pass.
+ */
+export async function checkLiterature(
+  card: IdeaCard,
+  keywords: readonly string[],
+  options: LiteratureOptions,
+): Promise<NoveltyCheck & { query: string; url: string; cached?: boolean }> {
+  const query = literatureQuery(card, keywords);
+  const found = await searchWorks(query, options);
+  const base = { against: options.service, query, url: found.url };
+  if (!found.ok) {
     return {
       ...base,
       verdict: 'unknown',
       compared: 0,
-      cached: fetched.cached,
+      ...(found.cached === undefined ? {} : { cached: found.cached }),
+      reason: found.reason,
+    };
+  }
+  if (found.works.length === 0) {
+    return {
+      ...base,
+      verdict: 'unknown',
+      compared: 0,
+      cached: found.cached,
       reason: `${options.service} found nothing for "${query}"; an empty search does not show novelty`,
     };
   }
-  return { ...compareIdea(card, works, options.service), ...base, cached: fetched.cached };
+  return {
+    ...compareIdea(card, found.works, options.service, options.minWorks ?? defaultNoveltyMinWorks),
+    ...base,
+    cached: found.cached,
+  };
 }

@@ -1,6 +1,6 @@
 import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
-import { labelOf, noveltyLine } from '../model/labels.js';
+import { labelOf, noveltyLine, unfoundCitations } from '../model/labels.js';
 import { runHref } from '../use-route.js';
 import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
@@ -117,10 +117,17 @@ export function IdeaCardView({
         </details>
       ) : null}
       {(idea.novelty ?? []).map((check, index) => (
-        <p key={index} className={`novelty novelty-${check.verdict}`}>
-          Novelty ({check.against}): <b>{noveltyLine(check).verdict}</b>
-          {noveltyLine(check).detail}
-        </p>
+        <div key={index}>
+          <p className={`novelty novelty-${check.verdict}`}>
+            Novelty ({check.against}): <b>{noveltyLine(check).verdict}</b>
+            {noveltyLine(check).detail}
+          </p>
+          {unfoundCitations(check).map((item, citation) => (
+            <p key={citation} className="novelty novelty-unfound">
+              Cited work not found in {check.against}: “{item}”
+            </p>
+          ))}
+        </div>
       ))}
     </article>
   );

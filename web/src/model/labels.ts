@@ -10,6 +10,13 @@ export function labelOf(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The works a card cites that the literature service could not find (to check by hand). */
+export function unfoundCitations(check: NoveltyCheck): string[] {
+  return (check.citations ?? [])
+    .filter((citation) => citation.status === 'not-found')
+    .map((citation) => citation.item);
+}
+
 /**
  * A novelty check in one line that names the closest work once: `overlaps · closest of 12:
  * “Title” (similarity 0.61)`; the reason only where it says something the line does not (an
@@ -21,8 +28,9 @@ export function noveltyLine(check: NoveltyCheck): { verdict: string; detail: str
       ? ''
       : ` · closest of ${check.compared}: “${check.closest.title}” (similarity ${check.closest.similarity.toFixed(2)})`;
   const reasonRepeats = check.closest !== undefined && check.reason.includes(check.closest.title);
+  const adds = check.difference === undefined ? '' : ` — the idea adds: ${check.difference}`;
   return {
     verdict: check.verdict,
-    detail: `${closest}${reasonRepeats || check.reason === '' ? '' : ` — ${check.reason}`}`,
+    detail: `${closest}${reasonRepeats || check.reason === '' ? '' : ` — ${check.reason}`}${adds}`,
   };
 }

@@ -64,6 +64,85 @@ const sameTitle = (first: string, second: string) =>
   second.toLowerCase().replace(/\W+/g, ' ').trim();
 
 /**
+ * The input papers' references closest to the idea, looked up in the service for their
+ * abstracts (a reference list gives titles only).
+ */
+async function citedReferences(
+  card: JudgeNoveltyInput['card'],
+  input: JudgeNoveltyInput,
+): Promise<{ work: ComparedWork; origin: string }[]> {
+  const referenceScores = similarities(
+    card,
+    input.references.map((reference) => ({ ...reference, text: reference.title })),
+  );
+  const closest = input.references
+    .map((reference, index) => ({ reference, score: referenceScores[index] ?? 0 }))
+    .filter((entry) => entry.score > 0)
+    .sort((first, second) => second.score - first.score)
+    .slice(0, referencesLookedUp);
+  const found: { work: ComparedWork; origin: string }[] = [];
+  for (const { reference } of closest) {
+    const answer = await input.search(reference.title);
+    if (!answer.ok) continue;
+    const match = answer.works.find((work) => titleMatches(reference.title, work.title));
+    if (match !== undefined)
+      found.push({
+        work: match,
+        origin: `cited by ${reference.source.split(' ')[0] ?? 'a paper'}`,
+      });
+  }
+  return found;
+}
+
+/** One round of the judge: the idea and the closest works, its verdict checked. */
+async function askRound(
+  models: ModelCaller,
+  input: JudgeNoveltyInput,
+  round: {
+    round: number;
+    queries: readonly string[];
+    shown: readonly { work: PooledWork; index: number }[];
+    ids: ReadonlySet<string>;
+  },
+): Promise<NoveltyAnswer> {
+  const { ids } = round;
+  const { value } = await askStructured(
+    models,
+    {
+      role: 'judge',
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('explore-novelty', {
+            round: String(round.round),
+            rounds: String(noveltyRounds),
+            queries: round.queries.map((asked) => `"${asked}"`).join(', '),
+            idea: renderCard(input.card),
+            works: round.shown
+              .map(
+                ({ work, index }) =>
+                  `[W${index + 1}] ${work.title} (${work.origin}; ${work.source})\n${work.text.slice(0, abstractChars)}`,
+              )
+              .join('\n\n'),
+          }),
+        },
+      ],
+      label: `${input.label} novelty round ${round.round}`,
+      expect: 'One ```json block: verdict, work and difference (overlaps), reason, nextQuery.',
+    },
+    noveltyAnswerSchema,
+    {
+      check: (value) =>
+        value.work === undefined || ids.has(value.work)
+          ? undefined
+          : `${value.work} is not one of the works listed (${[...ids].join(', ')})`,
+      ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
+    },
+  );
+  return value;
+}
+
+/**
  * The judge compares an idea with the closest works' abstracts over a few search rounds:
  * the given papers and related work, the works the card cites and the input papers'
  * references (looked up in the service), and each round's search results. `overlaps` names
@@ -86,22 +165,7 @@ export async function judgeNovelty(
 
   const citations = await checkCitations(card, [...input.given, ...input.references], input.search);
   add(citations.found, 'cited by the idea');
-  const referenceScores = similarities(
-    card,
-    input.references.map((reference) => ({ ...reference, text: reference.title })),
-  );
-  const closestReferences = input.references
-    .map((reference, index) => ({ reference, score: referenceScores[index] ?? 0 }))
-    .filter((entry) => entry.score > 0)
-    .sort((first, second) => second.score - first.score)
-    .slice(0, referencesLookedUp);
-  for (const { reference } of closestReferences) {
-    const answer = await input.search(reference.title);
-    if (!answer.ok) continue;
-    const match = answer.works.find((work) => titleMatches(reference.title, work.title));
-    if (match !== undefined)
-      add([match], `cited by ${reference.source.split(' ')[0] ?? 'a paper'}`);
-  }
+  for (const match of await citedReferences(card, input)) add([match.work], match.origin);
 
   const queries: string[] = [];
   const shownIds = new Set<number>();
@@ -124,41 +188,7 @@ export async function judgeNovelty(
       .slice(0, shownCount);
     for (const entry of shown) shownIds.add(entry.index);
     const ids = new Set(shown.map((entry) => `W${entry.index + 1}`));
-    answer = (
-      await askStructured(
-        models,
-        {
-          role: 'judge',
-          messages: [
-            {
-              role: 'user',
-              content: loadPrompt('explore-novelty', {
-                round: String(round),
-                rounds: String(noveltyRounds),
-                queries: queries.map((asked) => `"${asked}"`).join(', '),
-                idea: renderCard(card),
-                works: shown
-                  .map(
-                    ({ work, index }) =>
-                      `[W${index + 1}] ${work.title} (${work.origin}; ${work.source})\n${work.text.slice(0, abstractChars)}`,
-                  )
-                  .join('\n\n'),
-              }),
-            },
-          ],
-          label: `${input.label} novelty round ${round}`,
-          expect: 'One ```json block: verdict, work and difference (overlaps), reason, nextQuery.',
-        },
-        noveltyAnswerSchema,
-        {
-          check: (value) =>
-            value.work === undefined || ids.has(value.work)
-              ? undefined
-              : `${value.work} is not one of the works listed (${[...ids].join(', ')})`,
-          ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
-        },
-      )
-    ).value;
+    answer = await askRound(models, input, { round, queries, shown, ids });
     const settled =
       answer.verdict === 'overlaps' ||
       (answer.verdict === 'novel' && shownIds.size >= input.minWorks);

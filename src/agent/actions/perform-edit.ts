@@ -27,6 +27,52 @@ function joinLines(lines: readonly string[]): string {
 }
 
 /**
+ * The worker's edit: the method, the context files, the numbered file and the instruction
+ * in; the code block of its answer out, or why there is none.
+ */
+async function askForEdit(
+  context: ActionContext,
+  request: EditRequest,
+  lines: readonly string[],
+  range: { start: number; end: number } | undefined,
+): Promise<string | { refusal: string }> {
+  const scope = range
+    ? loadPrompt('action-edit-scope-range', {
+        start: String(range.start),
+        end: String(range.end),
+      }).trim()
+    : loadPrompt('action-edit-scope-whole').trim();
+  const fileBlock = material(
+    `${request.scriptName} (${lines.length} lines)`,
+    numberLines(lines, 1),
+  );
+  const answer = await callWorker(context, {
+    prompt: request.prompt,
+    slots: { scope },
+    messages: userMessage(
+      [
+        // The method the edit serves: an instruction alone leaves the worker guessing.
+        material('The method being implemented (for reference)', context.task.files.methodology),
+        ...request.contextBlocks,
+        fileBlock,
+        material('Edit instruction', request.instruction),
+      ].join('\n\n'),
+    ),
+    expect: range
+      ? `a python code block replacing lines ${range.start}-${range.end}`
+      : `a python code block with the whole edited file`,
+    label: request.actionName.toLowerCase().replace(/\s+/g, '-'),
+  });
+  const code = extractCode(answer.text);
+  if (code === undefined) {
+    return {
+      refusal: `the editor's answer held no \`\`\`python code block, so nothing was saved. Its answer began: ${truncateMiddle(answer.text.trim(), 600)}`,
+    };
+  }
+  return code;
+}
+
+/**
  * Asks the worker for an edit, splices it in, and saves it only if it changes something
  * and compiles; every refusal is an observation showing why (and the failed edit).
  */
@@ -53,36 +99,8 @@ export async function performEdit(
       `${request.scriptName} has ${lines.length} lines, so lines ${start}-${request.endLine ?? end} cannot be edited; pick a range within 1-${lines.length}, or leave the line numbers out to edit the whole file`,
     );
   }
-  const scope = ranged
-    ? loadPrompt('action-edit-scope-range', { start: String(start), end: String(end) }).trim()
-    : loadPrompt('action-edit-scope-whole').trim();
-  const fileBlock = material(
-    `${request.scriptName} (${lines.length} lines)`,
-    numberLines(lines, 1),
-  );
-  const answer = await callWorker(context, {
-    prompt: request.prompt,
-    slots: { scope },
-    messages: userMessage(
-      [
-        // The method the edit serves: an instruction alone leaves the worker guessing.
-        material('The method being implemented (for reference)', context.task.files.methodology),
-        ...request.contextBlocks,
-        fileBlock,
-        material('Edit instruction', request.instruction),
-      ].join('\n\n'),
-    ),
-    expect: ranged
-      ? `a python code block replacing lines ${start}-${end}`
-      : `a python code block with the whole edited file`,
-    label: request.actionName.toLowerCase().replace(/\s+/g, '-'),
-  });
-  const code = extractCode(answer.text);
-  if (code === undefined) {
-    return refuse(
-      `the editor's answer held no \`\`\`python code block, so nothing was saved. Its answer began: ${truncateMiddle(answer.text.trim(), 600)}`,
-    );
-  }
+  const code = await askForEdit(context, request, lines, ranged ? { start, end } : undefined);
+  if (typeof code !== 'string') return refuse(code.refusal);
   const replacement = splitLines(code.endsWith('\n') ? code : `${code}\n`);
   const edited = ranged
     ? joinLines([...lines.slice(0, start - 1), ...replacement, ...lines.slice(end)])

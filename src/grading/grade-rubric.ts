@@ -114,6 +114,62 @@ function fitContext(
   };
 }
 
+/** The judge's 0/1 grade of one leaf, from the prompt the protocol gives it. */
+async function askLeafGrade(
+  options: GradeRubricOptions,
+  leaf: RubricNode,
+  shown: {
+    paper: string;
+    addendum: string;
+    /** What running the repository printed: only for execution and result leaves. */
+    outputs: string | undefined;
+    files: Awaited<ReturnType<typeof relevantFiles>>;
+    context: string;
+  },
+): Promise<z.infer<typeof leafAnswer>> {
+  const category = leaf.category ?? 'Code Development';
+  const { files } = shown;
+  const { value } = await askStructured(
+    options.judge,
+    {
+      role: 'judge',
+      label: `rubric ${leaf.id}`,
+      expect: 'JSON: {"score": 0 or 1, "reason": "..."}',
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      messages: [
+        {
+          role: 'user',
+          content: loadPrompt('eval-rubric-leaf', {
+            paper: shown.paper,
+            addendum: shown.addendum,
+            files_heading:
+              files.selection === 'whole'
+                ? category === 'Code Development'
+                  ? "The repository's code and configuration"
+                  : "The repository's files"
+                : 'The files you picked as most relevant, in your order',
+            files: renderFiles(files.shown),
+            named:
+              files.named.length === 0
+                ? ''
+                : `Other files, not shown: ${files.named.join(', ')}.\n\n`,
+            outputs:
+              shown.outputs === undefined
+                ? ''
+                : `# What running the repository printed\n\n${shown.outputs}\n\n`,
+            requirement: leaf.requirements,
+            context: shown.context,
+            category,
+            category_help: categoryHelp[category],
+          }),
+        },
+      ],
+    },
+    leafAnswer,
+  );
+  return value;
+}
+
 /**
  * PaperBench's rubric grading, one path for `codify eval` and paper mode's self-check: the
  * judge grades each leaf 0/1 with a reason, shown the paper (and its addendum) every time,
@@ -158,43 +214,13 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
       label: `rubric ${leaf.id} files`,
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     });
-    const { value } = await askStructured(
-      options.judge,
-      {
-        role: 'judge',
-        label: `rubric ${leaf.id}`,
-        expect: 'JSON: {"score": 0 or 1, "reason": "..."}',
-        ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-        messages: [
-          {
-            role: 'user',
-            content: loadPrompt('eval-rubric-leaf', {
-              paper: fitted.paper,
-              addendum,
-              files_heading:
-                files.selection === 'whole'
-                  ? category === 'Code Development'
-                    ? "The repository's code and configuration"
-                    : "The repository's files"
-                  : 'The files you picked as most relevant, in your order',
-              files: renderFiles(files.shown),
-              named:
-                files.named.length === 0
-                  ? ''
-                  : `Other files, not shown: ${files.named.join(', ')}.\n\n`,
-              outputs: executed
-                ? `# What running the repository printed\n\n${fitted.outputs}\n\n`
-                : '',
-              requirement: leaf.requirements,
-              context: (context.get(leaf.id) ?? []).join(' → ') || '(the root)',
-              category,
-              category_help: categoryHelp[category],
-            }),
-          },
-        ],
-      },
-      leafAnswer,
-    );
+    const value = await askLeafGrade(options, leaf, {
+      paper: fitted.paper,
+      addendum,
+      outputs: executed ? fitted.outputs : undefined,
+      files,
+      context: (context.get(leaf.id) ?? []).join(' → ') || '(the root)',
+    });
     const grade: LeafGrade = {
       id: leaf.id,
       score: value.score,

@@ -146,7 +146,7 @@ describe('codify ui in Chromium', () => {
     const rows = page.locator('.runs-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toContain(
-      'test_accuracy 0.9749 (starter 0.9563)',
+      'test_accuracy 0.9742 (starter 0.9563)',
     );
     await shoot(page, 'runs-list');
     await page.selectOption('select[aria-label="mode"]', 'paper');
@@ -165,11 +165,11 @@ describe('codify ui in Chromium', () => {
     const steps = page.locator('.step-card .step-action');
     await expect
       .poll(() => steps.allTextContents())
-      .toEqual(['Copy File', 'Edit Script', 'Execute Script', 'Final Answer']);
+      .toEqual(['Copy File', 'Edit Script', 'Execute Script', 'Check Implementation', 'Final Answer']);
     expect(await page.locator('.run-facts .status').textContent()).toBe('completed');
     expect(await page.locator('.field-reflection').first().textContent()).toContain('first step');
     expect(await page.locator('.metric-result').textContent()).toContain(
-      "0.9749 vs the starter's 0.9563",
+      "0.9742 vs the starter's 0.9563",
     );
     await shoot(page, 'implement-timeline');
 
@@ -191,13 +191,13 @@ describe('codify ui in Chromium', () => {
     ) ?? ['', '0', '0'];
     expect(Number(total) - Number(ran)).toBe(1);
     expect(await page.locator('.file-view').first().textContent()).toContain(
-      'test_accuracy: 0.9749',
+      'test_accuracy: 0.9742',
     );
     await trace.locator('.code-line.never-ran').scrollIntoViewIfNeeded();
     await shoot(page, 'implement-trace');
 
     await page.click('a[role="tab"]:has-text("Model calls")');
-    await expect.poll(() => page.locator('tr.model-call').count()).toBe(9);
+    await expect.poll(() => page.locator('tr.model-call').count()).toBe(11);
     await page.click('tr.model-call[data-call-id="1"]');
     const detail = page.locator('.model-call-detail');
     expect(await detail.locator('.message-user').textContent()).toContain('research assistant');

@@ -22,10 +22,15 @@ export function experimentConfigs(plan: Plan): { path: string; content: string }
   return plan.experiments
     .filter((experiment) => experiment.leftOut === undefined && experiment.overrides.length > 0)
     .map((experiment) => {
-      const yaml = renderConfigYaml(
-        { ...plan.config, smokeOverrides: experiment.overrides },
-        true,
-      ).replace(/smoke override; /g, `${experiment.id}; `);
+      const yaml = renderConfigYaml({ ...plan.config, smokeOverrides: experiment.overrides }, true)
+        .replace(
+          /smoke override; paper: /g,
+          `${experiment.id} override; config.yaml's value from the paper: `,
+        )
+        .replace(
+          /smoke override; not in config\.yaml/g,
+          `${experiment.id} override; not in config.yaml`,
+        );
       const header = [
         `# ${experiment.source}: ${experiment.description}`,
         `# config.yaml with the overrides of this experiment (marked ${experiment.id}).`,

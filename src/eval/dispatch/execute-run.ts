@@ -67,10 +67,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     await executeExplore(options, planned.item);
     return;
   }
+  const specs = planned.model.specsFor(planned.item.name, planned.strategy, planned.trial);
+  // A paper run's self-check is part of the method under evaluation: the model under
+  // evaluation grades its own code there, never the suite's judge, whose grades score it.
   const config = configForRun(
     options.baseConfig,
-    planned.model.specsFor(planned.item.name, planned.strategy, planned.trial),
-    suite.judge.model,
+    specs,
+    planned.item.kind === 'paper' ? (specs.planner?.[0] ?? suite.judge.model) : suite.judge.model,
   );
   const modelSpecs = modelSpecsOf(config);
   if (

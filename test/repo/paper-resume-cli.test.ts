@@ -26,8 +26,13 @@ const paper = 'examples/papers/mixup-tabular/paper.md';
 const recording = join(recordings, 'paper-mixup-tabular.jsonl');
 const replay = `replay:${recording}`;
 const recorded = readRecording(recording);
-/** Plan is four calls, analysis one per file: call 6 is the second file's analysis. */
-const heldBack = 6;
+/** The number of the call that asks for the second file's analysis (plan calls come first). */
+const heldBack =
+  recorded
+    .map((call, index) => ({ call, number: index + 1 }))
+    .filter(({ call }) =>
+      (call.messages.at(-1)?.content ?? '').startsWith('Write the detailed logic analysis'),
+    )[1]?.number ?? 0;
 
 const temporary = mkdtempSync(join(tmpdir(), 'codify-paper-resume-'));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
@@ -137,12 +142,15 @@ describe('codify paper: kill, stop and resume', () => {
     ]);
     expect(ends.filter((end) => end.reused !== true).map((end) => end.stage)).toEqual([
       'analyze',
+      'target-environment',
       'generate',
+      'self-check',
       'environment',
+      'install',
       'verify',
     ]);
     expect(ends.every((end) => end.ok)).toBe(true);
-    // The five completed calls were answered from the log: no call is paid twice.
+    // The completed calls were answered from the log: no call is paid twice.
     expect(ofType(second, 'llm-end')).toHaveLength(recorded.length - (heldBack - 1));
     expect(ofType(readEvents(runDir).events, 'llm-end')).toHaveLength(baselineCalls);
     expect(

@@ -9,6 +9,12 @@ import { withRun } from '../../src/runs/lifecycle.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
 import { paperToRepository, type PaperToRepoOptions } from '../../src/repo/pipeline.js';
+import {
+  experimentsSchema,
+  rubricJsonSchema,
+  type RubricJsonNode,
+} from '../../src/repo/schemas.js';
+import { codeDevelopmentTree, rubricFromJson } from '../../src/repo/self-check.js';
 import { fakeRun as fakeRunIn } from './fake-run.js';
 import { labelledCaller, type Answerer } from './scripted-paper-model.js';
 
@@ -280,5 +286,60 @@ describe('paper mode: every experiment and the self-check', () => {
     expect(second?.requests.map((request) => request.label)).toEqual(['readme']);
     expect(result.report.selfCheck?.after?.score).toBe(1);
     expect(readFileSync(join(result.repository, 'model.py'), 'utf8')).toContain('def warmup');
+  });
+});
+
+describe('the checklist and experiments answers', () => {
+  const leaf = (id: string, category?: string) => ({
+    id,
+    requirements: `requirement ${id}`,
+    weight: 1,
+    sub_tasks: [],
+    ...(category === undefined ? {} : { task_category: category }),
+  });
+  const root = (...children: unknown[]) => ({
+    id: 'root',
+    requirements: 'the paper',
+    weight: 1,
+    sub_tasks: children,
+  });
+
+  it('takes a PaperBench rubric tree and refuses one a grader could not use', () => {
+    expect(rubricJsonSchema.safeParse(root(leaf('a', 'Code Development'))).success).toBe(true);
+    const problems = (value: unknown) =>
+      rubricJsonSchema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
+    expect(problems(root(leaf('a', 'Code Development'), leaf('b')))).toContain(
+      'leaf b needs a task_category: Code Development, Code Execution or Result Analysis',
+    );
+    expect(problems(root(leaf('a', 'Result Analysis')))).toContain(
+      'no leaf is marked Code Development',
+    );
+    expect(problems(root(leaf('a', 'Code Development'), leaf('a', 'Code Execution')))).toContain(
+      'ids used twice: a',
+    );
+  });
+
+  it('grades only the Code Development leaves, keeping their place in the tree', () => {
+    const tree = codeDevelopmentTree(
+      rubricFromJson(
+        root(
+          { ...root(leaf('a', 'Code Development'), leaf('b', 'Code Execution')), id: 'method' },
+          leaf('c', 'Result Analysis'),
+        ) as RubricJsonNode,
+      ),
+    );
+    expect(tree?.subTasks.map((node) => node.id)).toEqual(['method']);
+    expect(tree?.subTasks[0]?.subTasks.map((node) => node.id)).toEqual(['a']);
+  });
+
+  it('needs experiment ids that can name a file, each once', () => {
+    const experiment = { id: 'table1', source: 'Table 1', description: 'd', overrides: [] };
+    expect(experimentsSchema.safeParse({ experiments: [experiment] }).success).toBe(true);
+    expect(
+      experimentsSchema.safeParse({ experiments: [{ ...experiment, id: 'mixup-0.2' }] }).success,
+    ).toBe(false);
+    expect(experimentsSchema.safeParse({ experiments: [experiment, experiment] }).success).toBe(
+      false,
+    );
   });
 });

@@ -31,9 +31,17 @@ export interface Plan {
   dropped: string[];
 }
 
-const planSections = ['Method', 'Data', 'Settings', 'Hyperparameters', 'Metrics', 'Unclear'];
+const planSections = [
+  'Method',
+  'Data',
+  'Settings',
+  'Experiments',
+  'Hyperparameters',
+  'Metrics',
+  'Unclear',
+];
 
-/** The overall plan must hold the six sections, in Markdown headings. */
+/** The overall plan must hold the seven sections, in Markdown headings. */
 export function parseOverallPlan(text: string): { value: string } | string {
   const missing = planSections.filter(
     (section) => !new RegExp(`^#{1,3}\\s*${section}\\b`, 'im').test(text),
@@ -55,7 +63,12 @@ export async function planRepository(
   let messages: ChatMessage[] = [{ role: 'user', content: loadPrompt('repo-plan-overall') }];
   const overall = await askValidated(
     models,
-    { ...ask, messages, label: 'plan-overall', expect: 'A Markdown plan with six sections.' },
+    {
+      ...ask,
+      messages,
+      label: 'plan-overall',
+      expect: 'A Markdown plan with the seven sections asked for.',
+    },
     parseOverallPlan,
     {
       maxAttempts: options.maxAttempts,

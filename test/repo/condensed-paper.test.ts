@@ -146,7 +146,7 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
   const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   const answers = {
     'plan-overall':
-      '## Method\nrff\n## Data\ndigits\n## Settings\nfit\n## Hyperparameters\nD 2000\n## Metrics\naccuracy\n## Unclear\nnothing',
+      '## Method\nrff\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nD 2000\n## Metrics\naccuracy\n## Unclear\nnothing',
     'plan-architecture': json({
       implementationApproach: 'numpy only',
       files: [{ path: 'main.py', purpose: 'entry point' }],

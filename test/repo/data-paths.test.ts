@@ -120,7 +120,7 @@ class ModelTest(unittest.TestCase):
 
 const answers = {
   'plan-overall':
-    '## Method\nA CNN.\n## Data\nCIFAR-10 via torchvision (full); FakeData of the same shape (smoke).\n## Settings\nAdam.\n## Hyperparameters\nlr 0.001\n## Metrics\naccuracy\n## Unclear\nnothing',
+    '## Method\nA CNN.\n## Data\nCIFAR-10 via torchvision (full); FakeData of the same shape (smoke).\n## Settings\nAdam.\n## Experiments\nTable 1\n## Hyperparameters\nlr 0.001\n## Metrics\naccuracy\n## Unclear\nnothing',
   'plan-architecture': json({
     implementationApproach: 'PyTorch and torchvision',
     files: [

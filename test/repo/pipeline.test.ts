@@ -29,7 +29,7 @@ const architecture = {
 };
 const answers = {
   'plan-overall':
-    '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
+    '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
   // The first architecture answer lacks the sequence diagram and must be re-asked.
   'plan-architecture': (_request: unknown, attempt: number) =>
     attempt === 1 ? json({ ...architecture, sequenceDiagram: 'graph TD' }) : json(architecture),

@@ -22,7 +22,7 @@ const config = {
   smokeOverrides: [{ key: 'training.epochs', value: 1 }],
 };
 const overall =
-  '## Method\nm\n## Data\nd\n## Settings\ns\n## Hyperparameters\nh\n## Metrics\nx\n## Unclear\nu';
+  '## Method\nm\n## Data\nd\n## Settings\ns\n## Experiments\nTable 1\n## Hyperparameters\nh\n## Metrics\nx\n## Unclear\nu';
 
 describe('--self-refine', () => {
   it('critiques the plan and uses the revised architecture, logic and config', async () => {

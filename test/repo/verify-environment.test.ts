@@ -29,7 +29,7 @@ sys.exit(0 if sys.argv[1:] == ["--config", "config_smoke.yaml"] else 3)
 function answers(testFile: string) {
   return {
     'plan-overall':
-      '## Method\ndouble\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
+      '## Method\ndouble\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
     'plan-architecture': json({
       implementationApproach: 'plain Python',
       files: [

@@ -25,6 +25,10 @@ function callLabel(call: RecordedCall): string {
   if (/^Now design the repository's architecture/.test(last)) return 'plan-architecture';
   if (/^Now the logic design/.test(last)) return 'plan-logic';
   if (/^Now the configuration/.test(last)) return 'plan-config';
+  if (/^Now map every experiment/.test(last)) return 'plan-experiments';
+  if (/^Write the reproduction checklist/.test(last)) return 'plan-rubric';
+  if (/A grader checked the repository/.test(last)) return `self-check fix ${file ?? '?'}`;
+  if (/^You grade one requirement/.test(last)) return 'self-check grade';
   if (/^Write the README/.test(last)) return 'readme';
   return last.split('\n')[0]?.slice(0, 40) ?? '';
 }

@@ -37,6 +37,12 @@ export const paperSettings = z
       help: 'critique and revise the plan and design before generating code',
       group: 'run',
     }),
+    selfCheck: setting(z.boolean().default(true), {
+      flag: '--self-check',
+      help: 'skip the self-check (the code graded against docs/rubric.json, the checklist planning writes, and the files of unmet requirements rewritten once)',
+      group: 'run',
+      negatable: true,
+    }),
     repairSteps: setting(z.number().int().min(0).default(15), {
       flag: '--repair-steps',
       valueName: '<n>',

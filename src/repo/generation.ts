@@ -73,6 +73,8 @@ export function testedFiles(testPath: string, description: string, earlier: stri
 
 export interface GenerationOptions {
   interpreter: string;
+  /** The target environment as the prompt states it: Python and package versions. */
+  environment: string;
   earlierBudgetChars: number;
   maxAttempts?: number;
   onFile?: (file: GeneratedFile, view: EarlierFilesView) => void;
@@ -103,35 +105,80 @@ export async function generateFiles(
       earlier: view.text,
       path,
       analysis: analyses.get(path) ?? '(no analysis)',
+      environment: options.environment,
     });
-    const result = await askValidated(
-      models,
-      {
-        role: 'planner',
-        system,
-        messages: [{ role: 'user', content: prompt }],
-        label: `generate ${path}`,
-        expect: `The whole file ${path} in one \`\`\`python block.`,
-      },
-      async (text) => {
-        const code = extractCode(text);
-        if (code === undefined) return 'the answer holds no ```python block';
-        if (/\b(TODO|NotImplementedError)\b/.test(code)) {
-          return 'the file leaves parts unimplemented (TODO or NotImplementedError); implement every function';
-        }
-        const syntax = await pythonSyntaxError(options.interpreter, code);
-        return syntax === undefined ? { value: code } : `the code does not compile: ${syntax}`;
-      },
-      {
-        maxAttempts: options.maxAttempts,
-        retryHint: `Give the whole of ${path} again in one \`\`\`python block.`,
-      },
-    );
+    const result = await askForFile(models, system, prompt, path, `generate ${path}`, options);
     const file = { path, content: result.value };
     written.push(file);
     options.onFile?.(file, view);
   }
   return written;
+}
+
+/** Asks for one whole file until it holds Python that compiles and leaves nothing unimplemented. */
+async function askForFile(
+  models: ModelCaller,
+  system: string,
+  prompt: string,
+  path: string,
+  label: string,
+  options: { interpreter: string; maxAttempts?: number },
+): Promise<{ value: string }> {
+  return askValidated(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: [{ role: 'user', content: prompt }],
+      label,
+      expect: `The whole file ${path} in one \`\`\`python block.`,
+    },
+    async (text) => {
+      const code = extractCode(text);
+      if (code === undefined) return 'the answer holds no ```python block';
+      if (/\b(TODO|NotImplementedError)\b/.test(code)) {
+        return 'the file leaves parts unimplemented (TODO or NotImplementedError); implement every function';
+      }
+      const syntax = await pythonSyntaxError(options.interpreter, code);
+      return syntax === undefined ? { value: code } : `the code does not compile: ${syntax}`;
+    },
+    {
+      maxAttempts: options.maxAttempts,
+      retryHint: `Give the whole of ${path} again in one \`\`\`python block.`,
+    },
+  );
+}
+
+/**
+ * The self-check's fix: one file written again with the requirements a grader found unmet
+ * in it, seeing every file of the repository (the others in full while they fit).
+ */
+export async function rewriteFile(
+  models: ModelCaller,
+  design: string,
+  configs: { config: string; smokeConfig: string },
+  files: GeneratedFile[],
+  target: string,
+  failed: string,
+  options: { interpreter: string; earlierBudgetChars: number; maxAttempts?: number },
+): Promise<GeneratedFile> {
+  // The file being rewritten goes last and stays whole: the answer starts from its text.
+  const ordered = [
+    ...files.filter((file) => file.path !== target),
+    ...files.filter((file) => file.path === target),
+  ];
+  const view = earlierFilesView(ordered, options.earlierBudgetChars, new Set([target]));
+  const prompt = loadPrompt('repo-selfcheck-fix', { earlier: view.text, path: target, failed });
+  const system = stableSystem({ design, ...configs });
+  const result = await askForFile(
+    models,
+    system,
+    prompt,
+    target,
+    `self-check fix ${target}`,
+    options,
+  );
+  return { path: target, content: result.value };
 }
 
 /** The analyses written so far, for the next file's analysis to build on. */

@@ -12,6 +12,7 @@ import { renderReport, type RepoReport } from './report.js';
 import { repositoryFiles } from './repository-files.js';
 import { stageRows, sumStages } from './stage-table.js';
 import { checkRepository, type Checked } from './verify-stage.js';
+import { selfCheckStage, type SelfCheckResult } from './self-check.js';
 import {
   analysesCodec,
   analyzeStage,
@@ -19,6 +20,7 @@ import {
   environmentStage,
   generateStage,
   planStage,
+  targetEnvironmentStage,
   type Generated,
 } from './write-stages.js';
 
@@ -59,17 +61,35 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     () => analyzeStage(work, plan, condensed.text),
     analysesCodec,
   );
+  const target = await work.stages.run(
+    'target-environment',
+    () => targetEnvironmentStage(work, plan),
+    {
+      detail: `Python and the versions of ${plan.logic.requiredPackages.map((pkg) => pkg.name).join(', ') || 'the standard library'}`,
+      describe: (found) =>
+        `Python ${found.python}; ${found.packages.map((pkg) => `${pkg.name} ${pkg.version ?? 'not installed'}`).join(', ')}`,
+    },
+  );
   const generated = await committedStage(
     work,
     'generate',
     `${plan.logic.order.length} files in dependency order`,
-    () => generateStage(work, plan, analyses),
+    () => generateStage(work, plan, analyses, target),
   );
+  const selfCheck =
+    options.selfCheck === true
+      ? await committedStage(
+          work,
+          'self-check',
+          'files rewritten for unmet code requirements',
+          () => selfCheckStage(work, plan),
+        )
+      : undefined;
   await committedStage(work, 'environment', 'requirements.txt, reproduce.sh and README', () =>
     environmentStage(work, plan),
   );
   const checked = await checkRepository(work, plan);
-  return writeReport(work, plan, condensed, generated, checked);
+  return writeReport(work, plan, condensed, generated, checked, selfCheck);
 }
 
 /**
@@ -117,6 +137,7 @@ function writeReport(
   condensed: CondensedPaper,
   generated: Generated,
   checked: Checked,
+  selfCheck: SelfCheckResult | undefined,
 ): PaperToRepoResult {
   const { run, options } = work;
   // The whole log, earlier processes included: the table adds up to the run's totals.
@@ -133,6 +154,8 @@ function writeReport(
     interfacesUsed: generated.interfacesUsed,
     ...(checked.environment === undefined ? {} : { environment: checked.environment }),
     ...(checked.tests === undefined ? {} : { tests: checked.tests }),
+    ...(selfCheck === undefined ? {} : { selfCheck }),
+    experiments: plan.experiments,
     paper: {
       characters: options.paperText.length,
       condensedCharacters: condensed.text.length,

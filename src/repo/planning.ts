@@ -4,27 +4,44 @@ import {
   architectureSchema,
   configSchema,
   critiqueSchema,
+  experimentsSchema,
   logicDesignSchema,
+  rubricJsonSchema,
   type Architecture,
   type ConfigAnswer,
+  type Experiment,
   type LogicDesign,
+  type RubricJsonNode,
 } from './schemas.js';
 import { askStructured, askValidated } from './structured-answer.js';
 import { untracedEntries } from './config-yaml.js';
 import { stableSystem } from './stable-context.js';
+import { experimentsDesign } from './experiments.js';
 
 export interface Plan {
   overall: string;
   architecture: Architecture;
   logic: LogicDesign;
   config: ConfigAnswer;
+  /** Every experiment of the paper, mapped to a configuration or left out with the reason. */
+  experiments: Experiment[];
+  /** The reproduction checklist in PaperBench's rubric.json form, from the paper alone. */
+  rubric: RubricJsonNode;
   /** Config keys the model could not trace to a quote of the paper; dropped from config.yaml. */
   dropped: string[];
 }
 
-const planSections = ['Method', 'Data', 'Settings', 'Hyperparameters', 'Metrics', 'Unclear'];
+const planSections = [
+  'Method',
+  'Data',
+  'Settings',
+  'Experiments',
+  'Hyperparameters',
+  'Metrics',
+  'Unclear',
+];
 
-/** The overall plan must hold the six sections, in Markdown headings. */
+/** The overall plan must hold the seven sections, in Markdown headings. */
 export function parseOverallPlan(text: string): { value: string } | string {
   const missing = planSections.filter(
     (section) => !new RegExp(`^#{1,3}\\s*${section}\\b`, 'im').test(text),
@@ -46,7 +63,12 @@ export async function planRepository(
   let messages: ChatMessage[] = [{ role: 'user', content: loadPrompt('repo-plan-overall') }];
   const overall = await askValidated(
     models,
-    { ...ask, messages, label: 'plan-overall', expect: 'A Markdown plan with six sections.' },
+    {
+      ...ask,
+      messages,
+      label: 'plan-overall',
+      expect: 'A Markdown plan with the seven sections asked for.',
+    },
     parseOverallPlan,
     {
       maxAttempts: options.maxAttempts,
@@ -91,15 +113,55 @@ export async function planRepository(
       },
     },
   );
+  messages = [...config.messages, { role: 'user', content: loadPrompt('repo-plan-experiments') }];
+  const experiments = await askStructured(
+    models,
+    {
+      ...ask,
+      messages,
+      label: 'plan-experiments',
+      expect: "One ```json block: the paper's experiments.",
+    },
+    experimentsSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  const rubric = await planRubric(models, system, options);
   let plan: Plan = {
     overall: overall.value,
     architecture: architecture.value,
     logic: logic.value,
     config: config.value,
+    experiments: experiments.value.experiments,
+    rubric,
     dropped: [],
   };
   if (options.selfRefine) plan = await refinePlan(models, system, config.messages, plan, options);
   return withTracedConfig(plan, quoteSource);
+}
+
+/**
+ * The reproduction checklist, asked in a conversation of its own that holds only the paper
+ * (the same system prompt, so it is cached): it is built from the paper alone, not from the
+ * plan the repository will follow, so the self-check measures the code against the paper.
+ */
+async function planRubric(
+  models: ModelCaller,
+  system: string,
+  options: { maxAttempts?: number },
+): Promise<RubricJsonNode> {
+  const rubric = await askStructured(
+    models,
+    {
+      role: 'planner',
+      system,
+      messages: [{ role: 'user', content: loadPrompt('repo-plan-rubric') }],
+      label: 'plan-rubric',
+      expect: 'One ```json block: the rubric tree.',
+    },
+    rubricJsonSchema,
+    { maxAttempts: options.maxAttempts },
+  );
+  return rubric.value;
 }
 
 /** config.yaml holds only values the paper states: entries whose quote is not found are dropped. */
@@ -198,6 +260,7 @@ export function renderDesign(plan: Plan): string {
     `## Class diagram\n\`\`\`mermaid\n${plan.architecture.classDiagram}\n\`\`\``,
     `## Sequence diagram\n\`\`\`mermaid\n${plan.architecture.sequenceDiagram}\n\`\`\``,
     `## Required packages\n${packages || 'standard library only'}`,
+    `## The paper's experiments (each run by \`${plan.logic.entryPoint} --config <file>\`)\n${experimentsDesign(plan)}`,
     `## Logic per file\n${logic}`,
     `## Shared knowledge\n${plan.logic.sharedKnowledge}`,
   ].join('\n\n');

@@ -42,6 +42,11 @@ export interface PaperToRepoOptions {
   /** Where the repository is written; default `<run>/repo`. Must be absent or empty. */
   outDir?: string;
   selfRefine: boolean;
+  /**
+   * After generation, grade the code against the checklist's Code Development leaves and
+   * rewrite the files of the unmet ones once (`codify paper` does by default). Default false.
+   */
+  selfCheck?: boolean;
   /** Characters of earlier files given in full before switching to interfaces. */
   earlierBudgetChars?: number;
   /** Agent steps the repair may use; 0 turns repair off. */

@@ -1,3 +1,5 @@
+import type { Experiment } from './schemas.js';
+import { selfCheckLines, type SelfCheckResult } from './self-check.js';
 import type { StageRow, StageUsage } from './stage-table.js';
 import type { TestRun } from './repository-tests.js';
 import type { VerifyOutcome } from './verify.js';
@@ -20,6 +22,10 @@ export interface RepoReport {
   environment?: RepositoryEnvironment;
   /** The repository's own tests, run after the smoke run. */
   tests?: TestRun;
+  /** The checklist's code leaves graded before and after the fix round. */
+  selfCheck?: SelfCheckResult;
+  /** The paper's experiments as planning mapped them (the README's map). */
+  experiments?: Experiment[];
   /** The paper as planning saw it against the condensed paper the later stages saw. */
   paper?: { characters: number; condensedCharacters: number; condensed: string[] };
 }
@@ -51,6 +57,7 @@ export function renderReport(report: RepoReport): string {
     runs,
     ...environmentLines(report.environment),
     ...testLines(report.tests),
+    ...selfCheckLines(report.selfCheck, report.experiments),
     '',
     '| stage | calls | input tokens | of which cached | output tokens | cost | time | commit |',
     '|---|---|---|---|---|---|---|---|',

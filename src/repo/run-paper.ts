@@ -44,6 +44,8 @@ export interface PaperSettings {
   network?: boolean;
   outDir?: string;
   selfRefine?: boolean;
+  /** Grade the code against the checklist and rewrite for unmet requirements (default true). */
+  selfCheck?: boolean;
   /** Agent steps for repairing a failing smoke run (default 15; 0 turns repair off). */
   repairSteps?: number;
   /** Characters of paper given to prompts before sections are summarized (default 60 000). */
@@ -179,7 +181,20 @@ async function paperBody(
   return {
     status: completed ? 'completed' : 'failed',
     reason: result.report.verify.summary,
-    result: { repository: result.repository, report: join(run.dir, 'report.md'), verified },
+    result: {
+      repository: result.repository,
+      report: join(run.dir, 'report.md'),
+      verified,
+      ...(result.report.selfCheck === undefined
+        ? {}
+        : {
+            selfCheck: {
+              leaves: result.report.selfCheck.leaves,
+              before: result.report.selfCheck.before.score,
+              after: (result.report.selfCheck.after ?? result.report.selfCheck.before).score,
+            },
+          }),
+    },
     value: { ...result, run, completed },
   };
 }
@@ -207,6 +222,7 @@ function pipelineOptions(
     interpreter: ready.interpreter,
     limits,
     selfRefine: settings.selfRefine ?? false,
+    selfCheck: settings.selfCheck ?? true,
     repairBudgetSteps: settings.repairSteps ?? 15,
     gpu,
     network,

@@ -116,3 +116,89 @@ export type ConfigAnswer = z.infer<typeof configSchema>;
 export const critiqueSchema = z.object({
   problems: z.array(z.object({ where: z.string(), problem: z.string(), fix: z.string() })),
 });
+
+const experimentId = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9_-]*$/,
+    'lowercase letters, digits, - and _ (it names configs/<id>.yaml)',
+  );
+
+/**
+ * The paper's experiments, each mapped to a configuration of the repository: the overrides
+ * of config.yaml that set it up, or the reason the repository leaves it out.
+ */
+export const experimentsSchema = z.object({
+  experiments: z
+    .array(
+      z.object({
+        id: experimentId,
+        /** Where the paper reports it: "Table 2", "Figure 3, left", "Section 5.2 ablation". */
+        source: z.string().min(1),
+        description: z.string().min(1),
+        overrides: z.array(z.object({ key: z.string().min(1), value: configValue })).default([]),
+        /** What running it needs beyond the repository: an API key, a GPU, a gated download. */
+        needs: z.string().optional(),
+        /** Why the repository does not run it (compute, data access); no command then. */
+        leftOut: z.string().optional(),
+      }),
+    )
+    .min(1)
+    .refine(
+      (experiments) => new Set(experiments.map((item) => item.id)).size === experiments.length,
+      { message: 'each experiment id may be used once' },
+    ),
+});
+export type Experiments = z.infer<typeof experimentsSchema>;
+export type Experiment = Experiments['experiments'][number];
+
+/** A node of a rubric as PaperBench's rubric.json writes it (snake_case keys). */
+export interface RubricJsonNode {
+  id: string;
+  requirements: string;
+  weight: number;
+  sub_tasks: RubricJsonNode[];
+  task_category?: 'Code Development' | 'Code Execution' | 'Result Analysis';
+}
+
+const rubricJsonNode: z.ZodType<RubricJsonNode> = z.lazy(() =>
+  z
+    .object({
+      id: z.string().min(1),
+      requirements: z.string().min(1),
+      weight: z.number().min(0),
+      sub_tasks: z.array(rubricJsonNode),
+      task_category: z.enum(['Code Development', 'Code Execution', 'Result Analysis']).optional(),
+    })
+    .superRefine((node, context) => {
+      if (node.sub_tasks.length === 0 && node.task_category === undefined)
+        context.addIssue({
+          code: 'custom',
+          path: ['task_category'],
+          message: `leaf ${node.id} needs a task_category: Code Development, Code Execution or Result Analysis`,
+        });
+    }),
+);
+
+const rubricLeaves = (node: RubricJsonNode): RubricJsonNode[] =>
+  node.sub_tasks.length === 0 ? [node] : node.sub_tasks.flatMap(rubricLeaves);
+const rubricIds = (node: RubricJsonNode): string[] => [
+  node.id,
+  ...node.sub_tasks.flatMap(rubricIds),
+];
+
+/** The reproduction checklist: one PaperBench rubric tree, ids unique, some code leaves. */
+export const rubricJsonSchema = rubricJsonNode.superRefine((root, context) => {
+  const ids = rubricIds(root);
+  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (repeated.length > 0)
+    context.addIssue({ code: 'custom', message: `ids used twice: ${repeated.join(', ')}` });
+  const leaves = rubricLeaves(root);
+  if (!leaves.some((leaf) => leaf.task_category === 'Code Development'))
+    context.addIssue({ code: 'custom', message: 'no leaf is marked Code Development' });
+  if (leaves.length > 40)
+    context.addIssue({
+      code: 'custom',
+      message: `${leaves.length} leaves; keep the checklist to at most 40 (merge the finest ones)`,
+    });
+});

@@ -2,12 +2,18 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condensePaper, designTerms, type CondensedPaper } from './condensed-paper.js';
 import { renderConfigYaml } from './config-yaml.js';
-import { reproduceScript, writeReadme } from './environment.js';
+import { reproduceScript, smokeCommand, writeReadme } from './environment.js';
+import { experimentConfigs, experimentsReadmeSection } from './experiments.js';
 import { analyzeFiles, generateFiles } from './generation.js';
 import { mergeGitignore } from './gitignore.js';
 import { planRepository, renderDesign, type Plan } from './planning.js';
 import { writeRepoFile, type RepoWork } from './repo-work.js';
 import { devRequirementsFile, requirementsFile, splitRequirements } from './requirements.js';
+import {
+  describeTargetEnvironment,
+  probeTargetEnvironment,
+  type TargetEnvironment,
+} from './target-environment.js';
 
 /** The design and both configs as the prompts after planning see them. */
 function designOf(plan: Plan) {
@@ -31,6 +37,9 @@ export async function planStage(work: RepoWork): Promise<Plan> {
   writeRepoFile(work, 'docs/design.md', `${renderDesign(plan)}\n`, 'design');
   writeRepoFile(work, 'config.yaml', renderConfigYaml(plan.config), 'config');
   writeRepoFile(work, 'config_smoke.yaml', renderConfigYaml(plan.config, true), 'config');
+  for (const file of experimentConfigs(plan))
+    writeRepoFile(work, file.path, file.content, 'config');
+  writeRepoFile(work, 'docs/rubric.json', `${JSON.stringify(plan.rubric, null, 2)}\n`, 'rubric');
   return plan;
 }
 
@@ -89,11 +98,13 @@ export async function generateStage(
   work: RepoWork,
   plan: Plan,
   analyses: Map<string, string>,
+  target: TargetEnvironment,
 ): Promise<Generated> {
   const { design, configs } = designOf(plan);
   const interfacesUsed: Record<string, string[]> = {};
   const files = await generateFiles(work.models, plan, design, configs, analyses, {
     interpreter: work.options.interpreter,
+    environment: describeTargetEnvironment(target),
     earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
     onFile: (file, view) => {
       writeRepoFile(work, file.path, file.content, 'code');
@@ -130,10 +141,34 @@ export async function environmentStage(work: RepoWork, plan: Plan): Promise<void
       'environment',
     );
   writeRepoFile(work, 'reproduce.sh', reproduceScript(plan), 'environment');
+  const readme = await writeReadme(work.models, plan, design, work.options.title, configs);
   writeRepoFile(
     work,
     'README.md',
-    await writeReadme(work.models, plan, design, work.options.title, configs),
+    `${readme.trimEnd()}\n\n${experimentsReadmeSection(plan, smokeCommand(plan))}`,
     'readme',
   );
+}
+
+/**
+ * The target environment: the interpreter chosen for what the code needs (as verify will
+ * choose it) and the versions it holds of each required package, so generation writes code
+ * for them. Probed once per run; a stage, so a resumed run states the same versions.
+ */
+export async function targetEnvironmentStage(
+  work: RepoWork,
+  plan: Plan,
+): Promise<TargetEnvironment> {
+  const { options } = work;
+  const packages = plan.logic.requiredPackages;
+  const chosen = await options.chooseInterpreter?.(
+    splitRequirements(plan).run.map((pkg) => pkg.importName),
+  );
+  const interpreter =
+    chosen === undefined || 'problem' in chosen ? options.interpreter : chosen.path;
+  return probeTargetEnvironment(interpreter, packages).catch((): TargetEnvironment => ({
+    interpreter,
+    python: 'unknown (the interpreter could not be probed)',
+    packages: packages.map((pkg) => ({ name: pkg.name, version: null })),
+  }));
 }

@@ -10,7 +10,7 @@ import {
 import { paperToRepository } from '../../src/repo/pipeline.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 const relatedProse =
   'Kernel methods have a long history in machine learning and remain popular for their guarantees.';
@@ -146,7 +146,7 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
   const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   const answers = {
     'plan-overall':
-      '## Method\nrff\n## Data\ndigits\n## Settings\nfit\n## Hyperparameters\nD 2000\n## Metrics\naccuracy\n## Unclear\nnothing',
+      '## Method\nrff\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nD 2000\n## Metrics\naccuracy\n## Unclear\nnothing',
     'plan-architecture': json({
       implementationApproach: 'numpy only',
       files: [{ path: 'main.py', purpose: 'entry point' }],
@@ -164,6 +164,7 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
       entries: [{ key: 'features.num_features', value: 2000, evidence: 'With D = 2000 features' }],
       smokeOverrides: [{ key: 'features.num_features', value: 10 }],
     }),
+    ...experimentsAndChecklist,
     analyze: 'main.py reads features.num_features and prints the accuracy, step by step.',
     'generate main.py': '```python\nprint("accuracy:", 0.98)\n```',
     readme:

@@ -8,7 +8,7 @@ import { verifyRepository } from '../../src/repo/verify.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits, type ExecutionRequest, type Sandbox } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 // A short paper whose data is a torchvision data set.
 const paper = `# A Small CNN on CIFAR-10
@@ -120,7 +120,7 @@ class ModelTest(unittest.TestCase):
 
 const answers = {
   'plan-overall':
-    '## Method\nA CNN.\n## Data\nCIFAR-10 via torchvision (full); FakeData of the same shape (smoke).\n## Settings\nAdam.\n## Hyperparameters\nlr 0.001\n## Metrics\naccuracy\n## Unclear\nnothing',
+    '## Method\nA CNN.\n## Data\nCIFAR-10 via torchvision (full); FakeData of the same shape (smoke).\n## Settings\nAdam.\n## Experiments\nTable 1\n## Hyperparameters\nlr 0.001\n## Metrics\naccuracy\n## Unclear\nnothing',
   'plan-architecture': json({
     implementationApproach: 'PyTorch and torchvision',
     files: [
@@ -152,6 +152,7 @@ const answers = {
   // The first configuration leaves the smoke run identical to the full one: re-asked.
   'plan-config': (_request: ModelRequest, attempt: number) =>
     json(attempt === 1 ? { ...config, smokeOverrides: [] } : config),
+  ...experimentsAndChecklist,
   analyze: (request: ModelRequest) =>
     `The analysis of ${request.label?.replace('analyze ', '') ?? ''}: what it defines and the config keys it reads.`,
   'generate data.py': python(dataPy),

@@ -29,7 +29,7 @@ const architecture = {
 };
 const answers = {
   'plan-overall':
-    '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
+    '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
   // The first architecture answer lacks the sequence diagram and must be re-asked.
   'plan-architecture': (_request: unknown, attempt: number) =>
     attempt === 1 ? json({ ...architecture, sequenceDiagram: 'graph TD' }) : json(architecture),
@@ -50,6 +50,30 @@ const answers = {
       { key: 'training.batch', value: 64, evidence: 'batches of 64 samples' },
     ],
     smokeOverrides: [{ key: 'training.epochs', value: 1 }],
+  }),
+  'plan-experiments': json({
+    experiments: [
+      {
+        id: 'table1-ridge',
+        source: 'Table 1',
+        description: 'ridge on digits',
+        overrides: [],
+      },
+    ],
+  }),
+  'plan-rubric': json({
+    id: 'root',
+    requirements: 'Ridge on digits is reproduced',
+    weight: 1,
+    sub_tasks: [
+      {
+        id: 'ridge-fit',
+        requirements: 'Ridge regression is fitted with alpha 0.5',
+        weight: 1,
+        sub_tasks: [],
+        task_category: 'Code Development',
+      },
+    ],
   }),
   analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
   'generate model.py':
@@ -123,6 +147,7 @@ describe('paperToRepository', () => {
     expect(result.report.stages.map((stage) => stage.stage)).toEqual([
       'plan',
       'analyze',
+      'target-environment',
       'generate',
       'environment',
     ]);
@@ -133,7 +158,7 @@ describe('paperToRepository', () => {
       `| total | ${models.requests.length} | ${100 * models.requests.length} | ${40 * models.requests.length} |`,
     );
     expect(readFileSync(result.reportPath, 'utf8')).toContain('verify was skipped');
-    expect(events.filter((event) => event.type === 'stage-end')).toHaveLength(4);
+    expect(events.filter((event) => event.type === 'stage-end')).toHaveLength(5);
   });
 
   it('refuses an output folder that already holds files', async () => {
@@ -250,6 +275,7 @@ describe('paperToRepository resumed', () => {
     expect(ends.filter((end) => end.reused === true).map((end) => end.stage)).toEqual([
       'plan',
       'analyze',
+      'target-environment',
     ]);
     const analysis = readFileSync(join(runDir, 'repo', 'docs', 'analysis', 'main.md'), 'utf8');
     expect(analysis).toContain('config keys it reads');
@@ -274,6 +300,6 @@ describe('paperToRepository resumed', () => {
     // Every call counted once in the report, those of the failed process included.
     const calls = readEvents(runDir).events.filter((event) => event.type === 'llm-end').length;
     expect(result.report.totals.calls).toBe(calls);
-    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(5);
+    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(7);
   });
 });

@@ -52,3 +52,29 @@ export function labelledCaller(
     spec: () => 'scripted:paper',
   };
 }
+
+const fenced = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+
+/**
+ * The two planning answers every paper fixture needs besides its own: the experiments map
+ * (one experiment, run by config.yaml itself) and a checklist of one Code Development leaf.
+ */
+export const experimentsAndChecklist: Record<string, string> = {
+  'plan-experiments': fenced({
+    experiments: [{ id: 'main', source: 'Table 1', description: 'the main result', overrides: [] }],
+  }),
+  'plan-rubric': fenced({
+    id: 'root',
+    requirements: 'The paper is reproduced',
+    weight: 1,
+    sub_tasks: [
+      {
+        id: 'method',
+        requirements: 'The method is implemented',
+        weight: 1,
+        sub_tasks: [],
+        task_category: 'Code Development',
+      },
+    ],
+  }),
+};

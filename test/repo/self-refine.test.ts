@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRepository } from '../../src/repo/planning.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 const paper = 'We train for 3 epochs with a learning rate of 0.1 on the digits data.';
 const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
@@ -22,7 +22,7 @@ const config = {
   smokeOverrides: [{ key: 'training.epochs', value: 1 }],
 };
 const overall =
-  '## Method\nm\n## Data\nd\n## Settings\ns\n## Hyperparameters\nh\n## Metrics\nx\n## Unclear\nu';
+  '## Method\nm\n## Data\nd\n## Settings\ns\n## Experiments\nTable 1\n## Hyperparameters\nh\n## Metrics\nx\n## Unclear\nu';
 
 describe('--self-refine', () => {
   it('critiques the plan and uses the revised architecture, logic and config', async () => {
@@ -31,6 +31,7 @@ describe('--self-refine', () => {
       'plan-architecture': json(architecture(['main.py'])),
       'plan-logic': json(logic(['main.py'])),
       'plan-config': json(config),
+      ...experimentsAndChecklist,
       'self-refine-critique': json({
         problems: [{ where: 'architecture', problem: 'no data loading file', fix: 'add data.py' }],
       }),
@@ -59,15 +60,17 @@ describe('--self-refine', () => {
       'plan-architecture',
       'plan-logic',
       'plan-config',
+      'plan-experiments',
+      'plan-rubric',
       'self-refine-critique',
       'revise-architecture',
       'revise-logic',
       'revise-logic',
       'revise-config',
     ]);
-    const fixes = models.requests[5]?.messages.at(-1)?.content ?? '';
+    const fixes = models.requests[7]?.messages.at(-1)?.content ?? '';
     expect(fixes).toContain('architecture: no data loading file → add data.py');
-    expect(models.requests[7]?.messages.at(-1)?.content).toContain('order: misses data.py');
+    expect(models.requests[9]?.messages.at(-1)?.content).toContain('order: misses data.py');
   });
 
   it('keeps the plan when the critique finds nothing', async () => {
@@ -76,6 +79,7 @@ describe('--self-refine', () => {
       'plan-architecture': json(architecture(['main.py'])),
       'plan-logic': json(logic(['main.py'])),
       'plan-config': json(config),
+      ...experimentsAndChecklist,
       'self-refine-critique': json({ problems: [] }),
     });
     const plan = await planRepository(models, paper, { selfRefine: true });

@@ -10,7 +10,7 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { closestInterpreter, findInterpreter } from '../../src/sandbox/interpreters.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 const paper = `# Doubling
 We double every input with a factor of 2.`;
@@ -29,7 +29,7 @@ sys.exit(0 if sys.argv[1:] == ["--config", "config_smoke.yaml"] else 3)
 function answers(testFile: string) {
   return {
     'plan-overall':
-      '## Method\ndouble\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
+      '## Method\ndouble\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
     'plan-architecture': json({
       implementationApproach: 'plain Python',
       files: [
@@ -59,6 +59,7 @@ function answers(testFile: string) {
       entries: [{ key: 'model.factor', value: 2, evidence: 'with a factor of 2' }],
       smokeOverrides: [{ key: 'model.factor', value: 1 }],
     }),
+    ...experimentsAndChecklist,
     analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
     'generate model.py': python('def double(x: int) -> int:\n    return 2 * x'),
     'generate main.py': python(mainUsingPackage),
@@ -201,8 +202,9 @@ describe('verify: run requirements, a virtual environment, and the repository te
     expect(readFileSync(join(repo, 'requirements-dev.txt'), 'utf8')).toBe(
       '-r requirements.txt\npytest>=7.0\npytest-cov\n',
     );
-    // The interpreter is chosen by what the code needs to run, never by pytest.
-    expect(chosenFor).toEqual([['codify_probe_pkg']]);
+    // The interpreter is chosen by what the code needs to run, never by pytest: once for
+    // the versions generation writes for, once for the smoke run.
+    expect(chosenFor).toEqual([['codify_probe_pkg'], ['codify_probe_pkg']]);
     const report = result.report;
     expect(report.environment?.venv).toBe(join(result.report.repository, '..', 'venv'));
     expect(report.environment?.create.ok).toBe(true);

@@ -211,7 +211,17 @@ describe('codify ui in Chromium', () => {
     await openRun(page, paperRun);
     await expect
       .poll(() => page.locator('.stage .stage-name').allTextContents())
-      .toEqual(['ingest', 'plan', 'analyze', 'generate', 'environment', 'verify']);
+      .toEqual([
+        'ingest',
+        'plan',
+        'analyze',
+        'target-environment',
+        'generate',
+        'self-check',
+        'environment',
+        'install',
+        'verify',
+      ]);
     await shoot(page, 'paper-stages');
     await page.click('a[role="tab"]:has-text("Design")');
     // Both diagrams drawn by the bundled mermaid (no network), their source kept beside them.
@@ -220,7 +230,7 @@ describe('codify ui in Chromium', () => {
         timeout: 20_000,
       })
       .toBe(2);
-    expect(await page.locator('.mermaid-svg').first().textContent()).toContain('SplitData');
+    expect(await page.locator('.mermaid-svg').first().textContent()).toContain('Standardizer');
     expect(await page.locator('.mermaid-source').first().textContent()).toContain('classDiagram');
     await shoot(page, 'paper-design');
     await page.click('a[role="tab"]:has-text("Config")');

@@ -52,6 +52,7 @@ export function registerPaperCommand(program: Command): void {
           gpu: options.gpu ?? config.gpu,
           network: options.network ?? false,
           selfRefine: options.selfRefine ?? false,
+          selfCheck: options.selfCheck,
           repairSteps: options.repairSteps,
           skipVerify: !options.verify,
           smokeTimeoutS: options.smokeTimeoutSeconds,

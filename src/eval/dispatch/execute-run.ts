@@ -71,10 +71,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<void> {
     await executeExplore(options, item);
     return;
   }
+  const specs = planned.model.specsFor(item.name, strategy, planned.trial);
+  // A paper run's self-check is part of the method under evaluation: the model under
+  // evaluation grades its own code there, never the suite's judge, whose grades score it.
   const config = configForRun(
     options.baseConfig,
-    planned.model.specsFor(item.name, strategy, planned.trial),
-    suite.judge.model,
+    specs,
+    item.kind === 'paper' ? (specs.planner?.[0] ?? suite.judge.model) : suite.judge.model,
   );
   if (item.kind === 'task' && strategy !== 'paper' && strategy !== 'explore') {
     await executeImplement(options, config, item.path, strategy);

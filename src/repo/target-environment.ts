@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import type { RequiredPackage } from './requirements.js';
+
+/** The interpreter the repository will run on and the versions of what it uses there. */
+export interface TargetEnvironment {
+  interpreter: string;
+  python: string;
+  /** Each required package with its installed version; null when the interpreter lacks it. */
+  packages: { name: string; version: string | null }[];
+}
+
+// Distribution metadata first (no import, so torch is not loaded just to be named); the
+// module's __version__ for packages installed without metadata.
+const versionScript = `
+import importlib, importlib.metadata, json, sys
+found = {}
+for name, module in json.loads(sys.argv[1]):
+    version = None
+    try:
+        version = importlib.metadata.version(name)
+    except Exception:
+        try:
+            version = str(getattr(importlib.import_module(module), "__version__", "")) or None
+        except Exception:
+            version = None
+    found[name] = version
+print(json.dumps({"python": sys.version.split()[0], "packages": found}))
+`;
+
+/** Asks the interpreter for its Python version and each package's installed version. */
+export function probeTargetEnvironment(
+  interpreter: string,
+  packages: readonly RequiredPackage[],
+  timeoutMs = 60_000,
+): Promise<TargetEnvironment> {
+  const pairs = packages.map((pkg) => [pkg.name, pkg.importName]);
+  return new Promise((resolve, reject) => {
+    execFile(
+      interpreter,
+      ['-c', versionScript, JSON.stringify(pairs)],
+      { timeout: timeoutMs, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+      (error, stdout) => {
+        if (error) {
+          reject(new Error(`${interpreter} could not be probed: ${error.message.split('\n')[0]}`));
+          return;
+        }
+        try {
+          const parsed = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+            python: string;
+            packages: Record<string, string | null>;
+          };
+          resolve({
+            interpreter,
+            python: parsed.python,
+            packages: packages.map((pkg) => ({
+              name: pkg.name,
+              version: parsed.packages[pkg.name] ?? null,
+            })),
+          });
+        } catch {
+          reject(new Error(`${interpreter} printed something unexpected when probed`));
+        }
+      },
+    );
+  });
+}
+
+/**
+ * The environment as the generation prompt states it. The interpreter's path is left out:
+ * it differs between machines and says nothing the code needs.
+ */
+export function describeTargetEnvironment(environment: TargetEnvironment): string {
+  const installed = environment.packages.filter((pkg) => pkg.version !== null);
+  const missing = environment.packages.filter((pkg) => pkg.version === null);
+  const lines = [`- Python ${environment.python}`];
+  if (installed.length > 0)
+    lines.push(
+      `- installed: ${installed.map((pkg) => `${pkg.name} ${pkg.version ?? ''}`).join(', ')}`,
+    );
+  if (missing.length > 0)
+    lines.push(
+      `- not installed, so pip installs them beside the installed ones (a version that fits those): ${missing.map((pkg) => pkg.name).join(', ')}`,
+    );
+  if (environment.packages.length === 0) lines.push('- the standard library only');
+  return lines.join('\n');
+}

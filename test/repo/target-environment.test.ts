@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeTargetEnvironment,
+  probeTargetEnvironment,
+} from '../../src/repo/target-environment.js';
+
+describe('the target environment generation writes for', () => {
+  it("reads the interpreter's Python version and each package's installed version", async () => {
+    const found = await probeTargetEnvironment('python3', [
+      { name: 'numpy', importName: 'numpy' },
+      { name: 'codify-absent-package', importName: 'codify_absent_package' },
+    ]);
+    expect(found.python).toMatch(/^3\.\d+\.\d+/);
+    expect(found.packages[0]?.name).toBe('numpy');
+    expect(found.packages[0]?.version).toMatch(/^\d+\.\d+/);
+    expect(found.packages[1]).toEqual({ name: 'codify-absent-package', version: null });
+    const text = describeTargetEnvironment(found);
+    expect(text).toContain(`- Python ${found.python}`);
+    expect(text).toContain(`- installed: numpy ${found.packages[0]?.version ?? ''}`);
+    expect(text).toMatch(/not installed.*: codify-absent-package$/m);
+  });
+
+  it('says when the code uses the standard library only', () => {
+    expect(
+      describeTargetEnvironment({ interpreter: 'python3', python: '3.11.2', packages: [] }),
+    ).toBe('- Python 3.11.2\n- the standard library only');
+  });
+});

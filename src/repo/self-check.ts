@@ -101,6 +101,8 @@ export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCh
       await gradeRubric({
         rubric,
         title: work.options.title,
+        // PaperBench's judge reads the paper for every leaf (as codify eval's does)
+        paper: work.options.paperText,
         files: judgedFiles(work),
         outputs: '',
         judge: work.models,

@@ -233,6 +233,11 @@ describe('paper mode: every experiment and the self-check', () => {
     expect(selfCheck?.after?.failed).toEqual([]);
     expect(selfCheck?.after?.score).toBe(1);
     expect(models.judged).toHaveLength(3);
+    // Each leaf is judged against the whole paper, as PaperBench's judge and codify eval's are.
+    const leafPrompts = models.requests.filter((request) => request.label?.startsWith('rubric '));
+    expect(leafPrompts.length).toBeGreaterThan(0);
+    for (const request of leafPrompts)
+      expect(request.messages[0]?.content).toContain(paper.split('\n').slice(2, 4).join('\n'));
     const fix = models.requests.find((request) => request.label === 'self-check fix model.py');
     expect(fix?.messages[0]?.content).toContain('A linear warmup schedule');
     expect(fix?.messages[0]?.content).toContain('model.py has no warmup schedule');

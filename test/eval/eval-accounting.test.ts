@@ -112,9 +112,10 @@ describe('codify eval: one accounting after a resume', () => {
     });
     const report = JSON.parse(readFileSync(outcome.reports.json, 'utf8')) as EvalSummary;
     for (const record of report.runs) expectOneAccounting(record);
-    // Each trial's run pays what an uninterrupted one does: two steps, a planner and a summarizer call each.
-    expect(report.runs.map((record) => record.llmCalls)).toEqual([4, 4, 4]);
-    expect(report.totals.llmCalls).toBe(12);
+    // Each trial's run pays what an uninterrupted one does: two steps, a planner call each
+    // and a summary of the first (none after the Final Answer).
+    expect(report.runs.map((record) => record.llmCalls)).toEqual([3, 3, 3]);
+    expect(report.totals.llmCalls).toBe(9);
     expect(report.totals.wallTimeMs).toBe(
       report.runs.reduce((sum, record) => sum + record.wallTimeMs, 0),
     );

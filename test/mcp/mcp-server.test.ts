@@ -140,8 +140,8 @@ describe('codify mcp', () => {
     const status = await followToEnd(started.runId);
     expect(status.status).toBe('completed');
     expect(status.mode).toBe('implement');
-    expect(status.steps).toBe(4);
-    expect(status.llmCalls).toBe(9);
+    expect(status.steps).toBe(5);
+    expect(status.llmCalls).toBe(11);
     expect(status.tokens.input).toBeGreaterThan(0);
     expect(status.result).toMatchObject({ outcome: 'completed', ran: true });
     const metric = status.result?.metric as { name: string; value: number | null };

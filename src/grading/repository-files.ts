@@ -30,7 +30,7 @@ export function repositoryFiles(root: string): SourceFile[] {
 
 /**
  * codify's own planning documents, written into the repository by paper mode (the plan,
- * the design, one analysis per file): they describe the code a judge is asked about, so
+ * the design, one analysis per file, the reproduction checklist): they describe the code a judge is asked about, so
  * judging them would grade the plan, not the code. PaperCoder keeps its plans outside the
  * repository it judges.
  */
@@ -39,6 +39,8 @@ export function isPlanningDocument(path: string): boolean {
   return (
     normalized === 'docs/plan.md' ||
     normalized === 'docs/design.md' ||
+    // the reproduction checklist paper mode plans from the paper: a rubric, not code
+    normalized === 'docs/rubric.json' ||
     (normalized.startsWith('docs/analysis/') && normalized.endsWith('.md'))
   );
 }

@@ -16,15 +16,15 @@ const root = resolve(import.meta.dirname, '../..');
 /**
  * What a careful judge would need to see to grade each leaf 1: evidence in the prompt (the
  * files shown, or what the smoke run printed). The recorded repository standardizes with
- * training statistics, draws rng.beta(alpha, alpha), mixes the targets and keeps the
+ * training statistics, draws rng.beta(a, a), mixes the targets and keeps the
  * paper's settings; its smoke run prints every method's accuracy but only for seed 0.
  */
 const evidence: Record<string, RegExp> = {
-  standardize: /mean = train_x\.mean\(axis=0\)/,
-  'beta-coefficient': /rng\.beta\(alpha, alpha\)/,
-  'mixed-targets': /lam \* targets \+ \(1\.0 - lam\) \* targets\[permutation\]/,
-  hyperparameters: /learning_rate: 0\.001[\s\S]*batch_size: 32/,
-  'smoke-run': /method=mlp_mixup_alpha_0\.2 accuracy=/,
+  standardize: /self\.mean = X\.mean\(axis=0\)/,
+  'beta-coefficient': /rng\.beta\(a, a\)/,
+  'mixed-targets': /lam \* Y \+ \(1\.0 - lam\) \* Y\[perm\]/,
+  hyperparameters: /lr: 0\.001[\s\S]*batch_size: 32/,
+  'smoke-run': /method=mixup_0\.2 accuracy=/,
   'five-seeds': /seeds=\[0, 1, 2, 3, 4\]/,
 };
 

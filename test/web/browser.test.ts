@@ -165,7 +165,13 @@ describe('codify ui in Chromium', () => {
     const steps = page.locator('.step-card .step-action');
     await expect
       .poll(() => steps.allTextContents())
-      .toEqual(['Copy File', 'Edit Script', 'Execute Script', 'Check Implementation', 'Final Answer']);
+      .toEqual([
+        'Copy File',
+        'Edit Script',
+        'Execute Script',
+        'Check Implementation',
+        'Final Answer',
+      ]);
     expect(await page.locator('.run-facts .status').textContent()).toBe('completed');
     expect(await page.locator('.field-reflection').first().textContent()).toContain('first step');
     expect(await page.locator('.metric-result').textContent()).toContain(

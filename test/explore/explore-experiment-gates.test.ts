@@ -173,7 +173,9 @@ describe('codify explore --interactive: each experiment approved, then steered s
     // The planner was offered the Questions field, and its question's answer reached step 2.
     const prompts = (experiment?.requests ?? [])
       .filter((request) => request.role === 'planner')
-      .map((request) => request.messages.map((message) => message.content).join('\n'));
+      .map((request) =>
+        [request.system ?? '', ...request.messages.map((message) => message.content)].join('\n'),
+      );
     expect(prompts[0]).toContain('ONLY-IN-THE-EDIT');
     expect(prompts[0]).toContain('Questions:');
     expect(prompts[1]).toContain('Which alpha should the sweep centre on? → centre on 0.4');

@@ -48,7 +48,8 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
     const experiment = () =>
       scriptedCaller({
         planner: (request, step) => {
-          const prompt = request.messages[0]?.content ?? '';
+          // the problem (with the idea) is in the planner's system prompt
+          const prompt = request.system ?? '';
           const value = prompt.includes('# Feature noise') ? 0.9 : 0.6;
           return step === 1
             ? plannerAnswer('Write Script', {

@@ -50,7 +50,8 @@ async function explore(parallel: number, together: number) {
     ideasPerCaller.push(seen);
     const inner = scriptedCaller({
       planner: (request, step) => {
-        const prompt = request.messages[0]?.content ?? '';
+        // the problem (with the idea) is in the planner's system prompt
+        const prompt = request.system ?? '';
         const index = titles.findIndex((title) => prompt.includes(`# ${title}`));
         seen.add(index);
         return step === 1

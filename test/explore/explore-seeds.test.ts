@@ -44,7 +44,8 @@ describe('codify explore --run: each seed of the plan is its own measured run', 
           ).caller
         : scriptedCaller({
             planner: (request, step) => {
-              const prompt = request.messages[0]?.content ?? '';
+              // the problem (with the idea) is in the planner's system prompt
+              const prompt = request.system ?? '';
               const title = Object.keys(scripts).find((name) => prompt.includes(`# ${name}`));
               return step === 1
                 ? plannerAnswer('Write Script', {

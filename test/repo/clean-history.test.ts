@@ -7,7 +7,7 @@ import { paperToRepository } from '../../src/repo/pipeline.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 const paper = `# Halving
 We halve every input with a factor of 0.5.`;
@@ -35,7 +35,7 @@ open("docs/run-notes.md", "w").write("a note the run wrote beside tracked docs\\
 
 const answers = {
   'plan-overall':
-    '## Method\nhalve\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 0.5\n## Metrics\nnone\n## Unclear\nnothing',
+    '## Method\nhalve\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 0.5\n## Metrics\nnone\n## Unclear\nnothing',
   'plan-architecture': json({
     implementationApproach: 'plain Python',
     files: [
@@ -59,6 +59,7 @@ const answers = {
     entries: [{ key: 'model.factor', value: 0.5, evidence: 'with a factor of 0.5' }],
     smokeOverrides: [{ key: 'model.factor', value: 0.25 }],
   }),
+  ...experimentsAndChecklist,
   analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
   'generate model.py': '```python\ndef halve(x: float) -> float:\n    return x / 2\n```',
   // The first smoke run writes every output, then fails: repair has outputs around it.

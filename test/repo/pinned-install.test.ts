@@ -9,7 +9,7 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { prepareRepositoryEnvironment } from '../../src/repo/virtual-environment.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 /**
  * A fake package index (a folder of wheels, pip with --no-index --find-links) holding two
@@ -172,7 +172,7 @@ const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\
 
 const paperAnswers = (main: string) => ({
   'plan-overall':
-    '## Method\nprobe\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
+    '## Method\nprobe\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
   'plan-architecture': json({
     implementationApproach: 'plain Python',
     files: [{ path: 'main.py', purpose: 'entry point' }],
@@ -193,6 +193,7 @@ const paperAnswers = (main: string) => ({
     entries: [{ key: 'model.factor', value: 2, evidence: 'with a factor of 2' }],
     smokeOverrides: [{ key: 'model.factor', value: 1 }],
   }),
+  ...experimentsAndChecklist,
   analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
   'generate main.py': `\`\`\`python\n${main}\n\`\`\``,
   readme:

@@ -9,7 +9,7 @@ import { readEvents } from '../../src/runs/read-events.js';
 import { totalsOf } from '../../src/runs/run-totals.js';
 import { defaultLimits, type ExecutionResult, type Sandbox } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { labelledCaller } from './scripted-paper-model.js';
+import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
 
 const paper = `# Tripling
 We triple every input with a factor of 3.`;
@@ -18,7 +18,7 @@ const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\
 
 const answers = {
   'plan-overall':
-    '## Method\ntriple\n## Data\nnone\n## Settings\nnone\n## Hyperparameters\nfactor 3\n## Metrics\nnone\n## Unclear\nnothing',
+    '## Method\ntriple\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 3\n## Metrics\nnone\n## Unclear\nnothing',
   'plan-architecture': json({
     implementationApproach: 'plain Python',
     files: [{ path: 'main.py', purpose: 'entry point' }],
@@ -36,6 +36,7 @@ const answers = {
     entries: [{ key: 'model.factor', value: 3, evidence: 'with a factor of 3' }],
     smokeOverrides: [{ key: 'model.factor', value: 1 }],
   }),
+  ...experimentsAndChecklist,
   analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
   'generate main.py': '```python\nprint(3 * 2)\n```',
   readme:

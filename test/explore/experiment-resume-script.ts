@@ -47,7 +47,10 @@ export function exploreSettings(root: string): ExploreSettings {
 }
 
 export const ideaOf = (request: ModelRequest) => {
-  const prompt = request.messages.map((message) => message.content).join('\n');
+  // the idea's methodology is in the planner's system prompt
+  const prompt = [request.system ?? '', ...request.messages.map((message) => message.content)].join(
+    '\n',
+  );
   return titles.find((title) => prompt.includes(`# ${title}`)) ?? 'unknown';
 };
 

@@ -64,7 +64,7 @@ export function runBench(): Promise<void> {
   for (const mode of modes) {
     console.log(`${mode}:`);
     for (const file of files.filter((name) => modeOf(name) === mode)) {
-      const figures = sessionFigures(readRecording(join(folder, file)) as Recorded[]);
+      const figures = sessionFigures(readRecording(join(folder, file)));
       console.log(
         `  ${file.replace(/\.jsonl$/, '').padEnd(30)} ${String(figures.calls).padStart(3)} calls ${kb(figures.chars).padStart(9)} sent, ${percent(figures.sharedPrefix, figures.chars)} an earlier prefix, ${percent(figures.marked, figures.chars)} behind a cache mark, ${(figures.tokens / 1000).toFixed(1)}k tokens`,
       );

@@ -89,7 +89,9 @@ describe('Understand File with Code Context', () => {
       context,
     );
     expect(result.ok).toBe(true);
-    expect(model.sent(0)).toContain('Context file utils.py (line numbers added):\n1: def helper():');
+    expect(model.sent(0)).toContain(
+      'Context file utils.py (line numbers added):\n1: def helper():',
+    );
     expect(model.sent(0)).toContain('starter_code.py, lines 1-12 of 12:');
     const outside = await invokeAction(
       'Understand File with Code Context',

@@ -68,7 +68,9 @@ describe.each(['bubblewrap', 'none'] as const)('tracing in the %s sandbox', (kin
       changedLines: [8, 9, 10],
     });
     expect(summary).toContain('lines 9, 26 never ran');
-    expect(summary).toContain('New or changed lines that never ran: 9. New or changed lines that ran: 8, 10.');
+    expect(summary).toContain(
+      'New or changed lines that never ran: 9. New or changed lines that ran: 8, 10.',
+    );
   });
 
   it('keeps an uncaught exception as if the script ran directly', async () => {

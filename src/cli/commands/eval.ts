@@ -50,7 +50,14 @@ interface EvalCommandOptions {
 
 /** `codify eval SUITE`: every combination of a suite as ordinary runs, then the reports. */
 export function registerEvalCommand(program: Command): void {
-  const command = program
+  const command = evalCommandOptions(program);
+  addSettingOptions(command, evalSettings.shape);
+  addModelOptions(command).action(runEvalCommand);
+}
+
+/** The command and its own flags (the mode's settings and the model flags come after). */
+function evalCommandOptions(program: Command): Command {
+  return program
     .command('eval')
     .description(
       "run a suite (tasks, papers and explorations × strategies × models × trials) and report the seed papers' metrics",
@@ -96,56 +103,57 @@ export function registerEvalCommand(program: Command): void {
       parseSeedsFlag,
     )
     .addOption(jsonOption('every evaluation event as one JSON line'));
-  addSettingOptions(command, evalSettings.shape);
-  addModelOptions(command).action(async (suitePath: string, options: EvalCommandOptions) => {
-    const renderer = createEvalRenderer({ json: options.json ?? false });
-    // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;
-    // the same command continues it. A second signal exits at once.
-    const interrupt = stopOnInterrupt('eval');
-    try {
-      checkFlags(options);
-      const suite = withSeeds(loadSuite(suitePath), options.seeds);
-      const evalDir =
-        options.out ?? join(resolveRunsRoot(options.root), `eval-${slugify(suite.name)}`);
-      if (suite.sandbox === 'none' && options.json !== true)
-        process.stderr.write(`${noSandboxWarning}\n`);
-      const baseConfig = loadConfig({
-        flags: modelFlagsFrom(options as unknown as Record<string, unknown>),
-      });
-      const summaryAndReports =
-        options.reportOnly === true
-          ? await reportOnly(suite, evalDir, suitePath)
-          : await runEvaluation({
-              suite,
-              evalDir,
-              parallel: options.parallel ?? 1,
-              baseConfig,
-              ...(options.keepFailures === true ? { keepFailures: true } : {}),
-              host: { sinks: [renderer], argv: process.argv.slice(2), signal: interrupt.signal },
-              ...(options.queue === undefined
-                ? {}
-                : { dispatch: queueDispatchOf(options.queue, options) }),
-            });
-      renderer.finish();
-      const { summary, reports } = summaryAndReports;
-      if (options.json !== true) printSummary(summary, reports);
-      // Runs missing or failed: the evaluation is not whole (the same command tries them again).
-      process.exitCode =
-        summary.missing.length === 0 && summary.failed.length === 0
-          ? exitCodes.ok
-          : exitCodes.runFailed;
-    } catch (error) {
-      renderer.finish();
-      process.stderr.write(
-        error instanceof RunStopped
-          ? `codify eval: stopped (${error.message}); run the same command again to finish what is missing\n`
-          : `codify eval: ${errorMessage(error)}\n`,
-      );
-      process.exitCode = exitCodeOf(error);
-    } finally {
-      interrupt.dispose();
-    }
-  });
+}
+
+/** Runs (or reports) the evaluation and sets the exit code. */
+async function runEvalCommand(suitePath: string, options: EvalCommandOptions): Promise<void> {
+  const renderer = createEvalRenderer({ json: options.json ?? false });
+  // Ctrl-C or SIGTERM stops the runs in flight (they end `stopped`) and the evaluation;
+  // the same command continues it. A second signal exits at once.
+  const interrupt = stopOnInterrupt('eval');
+  try {
+    checkFlags(options);
+    const suite = withSeeds(loadSuite(suitePath), options.seeds);
+    const evalDir =
+      options.out ?? join(resolveRunsRoot(options.root), `eval-${slugify(suite.name)}`);
+    if (suite.sandbox === 'none' && options.json !== true)
+      process.stderr.write(`${noSandboxWarning}\n`);
+    const baseConfig = loadConfig({
+      flags: modelFlagsFrom(options as unknown as Record<string, unknown>),
+    });
+    const summaryAndReports =
+      options.reportOnly === true
+        ? await reportOnly(suite, evalDir, suitePath)
+        : await runEvaluation({
+            suite,
+            evalDir,
+            parallel: options.parallel ?? 1,
+            baseConfig,
+            ...(options.keepFailures === true ? { keepFailures: true } : {}),
+            host: { sinks: [renderer], argv: process.argv.slice(2), signal: interrupt.signal },
+            ...(options.queue === undefined
+              ? {}
+              : { dispatch: queueDispatchOf(options.queue, options) }),
+          });
+    renderer.finish();
+    const { summary, reports } = summaryAndReports;
+    if (options.json !== true) printSummary(summary, reports);
+    // Runs missing or failed: the evaluation is not whole (the same command tries them again).
+    process.exitCode =
+      summary.missing.length === 0 && summary.failed.length === 0
+        ? exitCodes.ok
+        : exitCodes.runFailed;
+  } catch (error) {
+    renderer.finish();
+    process.stderr.write(
+      error instanceof RunStopped
+        ? `codify eval: stopped (${error.message}); run the same command again to finish what is missing\n`
+        : `codify eval: ${errorMessage(error)}\n`,
+    );
+    process.exitCode = exitCodeOf(error);
+  } finally {
+    interrupt.dispose();
+  }
 }
 
 function parseSeedsFlag(text: string): number[] {

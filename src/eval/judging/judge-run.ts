@@ -51,6 +51,44 @@ function smokeOutputs(report: RepoReport): string {
     .join('\n\n');
 }
 
+/** PaperCoder's 1–5 score, and the reference-based one when the item names a reference. */
+async function scoreRepository(
+  record: JudgeRecord,
+  shown: {
+    judge: ModelCaller;
+    emit: (body: CodifyEventBody) => void;
+    item: string;
+    runDir: string;
+    paper: string;
+    files: ReturnType<typeof repositoryFiles>;
+    contextTokens: number;
+  },
+  planned: PlannedRun,
+  settings: JudgeSettings,
+): Promise<void> {
+  const scoreOptions = {
+    ...shown,
+    // PaperCoder judges the repository, not the tool's plans of it.
+    files: settings.includeDocs
+      ? shown.files
+      : shown.files.filter((file) => !isPlanningDocument(file.path)),
+    samples: settings.samples,
+    temperature: settings.temperature,
+    ...(settings.partChars === undefined ? {} : { budgetChars: settings.partChars }),
+    ...(settings.paperChars === undefined ? {} : { paperChars: settings.paperChars }),
+    ...(settings.referenceChars === undefined
+      ? {}
+      : { referenceBudgetChars: settings.referenceChars }),
+  };
+  record.score = await judgeScore(scoreOptions);
+  if (planned.item.kind === 'paper' && planned.item.reference !== undefined) {
+    record.referenceScore = await judgeScore({
+      ...scoreOptions,
+      reference: repositoryFiles(planned.item.reference),
+    });
+  }
+}
+
 /**
  * Judges one finished paper run once (a record already written is kept): PaperCoder's 1–5
  * score when the suite has a judge (its samples, temperature and any fixed cuts from the
@@ -90,31 +128,8 @@ export async function judgeRun(options: {
       item: planned.item.name,
       runDir: state.runDir,
     };
-    if (settings.enabled) {
-      const scoreOptions = {
-        ...shared,
-        paper,
-        // PaperCoder judges the repository, not the tool's plans of it.
-        files: settings.includeDocs
-          ? files
-          : files.filter((file) => !isPlanningDocument(file.path)),
-        samples: settings.samples,
-        temperature: settings.temperature,
-        contextTokens,
-        ...(settings.partChars === undefined ? {} : { budgetChars: settings.partChars }),
-        ...(settings.paperChars === undefined ? {} : { paperChars: settings.paperChars }),
-        ...(settings.referenceChars === undefined
-          ? {}
-          : { referenceBudgetChars: settings.referenceChars }),
-      };
-      record.score = await judgeScore(scoreOptions);
-      if (planned.item.reference !== undefined) {
-        record.referenceScore = await judgeScore({
-          ...scoreOptions,
-          reference: repositoryFiles(planned.item.reference),
-        });
-      }
-    }
+    if (settings.enabled)
+      await scoreRepository(record, { ...shared, paper, files, contextTokens }, planned, settings);
     if (planned.item.rubric !== undefined) {
       const graded = await gradeRubric({
         ...shared,

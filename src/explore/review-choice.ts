@@ -1,6 +1,7 @@
 import { selectIdeas } from './experiments/select-ideas.js';
 import type { ExploredIdea } from './exploration.js';
 import { describeAgreement } from './review-agreement.js';
+import { reviewCriteria, type ReviewAspect } from './schemas.js';
 
 /** Why an idea was chosen to run as an experiment, as ideas.json and the report keep it. */
 export interface IdeaChoice {
@@ -22,8 +23,11 @@ function judgeCase(idea: ExploredIdea, rank: number, count: number): string {
     last.meta === undefined
       ? `reviewers' mean ${last.overall.toFixed(2)} / 5, ${last.reviewers} reviewer(s)`
       : `meta-review ${last.meta.overall.toFixed(2)} / 5 reconciling ${last.reviewers} reviews (their mean ${last.overall.toFixed(2)})`;
-  const aspects = Object.entries(last.meta?.aspects ?? last.aspects)
-    .map(([aspect, entry]) => `${aspect} ${entry.mean.toFixed(2)}`)
+  const aspects = (Object.keys(reviewCriteria) as ReviewAspect[])
+    .map((aspect) => {
+      const aspectMean = (last.meta?.aspects ?? last.aspects)[aspect].mean;
+      return `${aspect} ${aspectMean.toFixed(2)}`;
+    })
     .join(', ');
   const agreement = last.agreement === undefined ? '' : `; ${describeAgreement(last.agreement)}`;
   const summary = last.meta === undefined ? '' : `. Meta-review: ${last.meta.summary}`;

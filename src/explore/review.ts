@@ -117,7 +117,8 @@ export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promi
   const system = loadPrompt('explore-review-system');
   const idea = renderCard(input.card);
   const judgeModels = models.levels('judge');
-  const repeated = input.reviewers > judgeModels;
+  // How many of the reviews a judge model writes: sampled when it writes more than one.
+  const reviewsBy = (level: number) => Math.ceil((input.reviewers - level) / judgeModels);
   const samples: Review[] = [];
   const sampleModels: string[] = [];
   const failed: FailedReview[] = [];
@@ -131,7 +132,7 @@ export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promi
           role: 'judge',
           level,
           system,
-          ...(repeated ? { temperature: repeatedReviewTemperature } : {}),
+          ...(reviewsBy(level) > 1 ? { temperature: repeatedReviewTemperature } : {}),
           messages: [
             {
               role: 'user',

@@ -158,6 +158,12 @@ describe('codify explore: independent reviews and a meta-review', () => {
       'scripted:judge',
     ]);
     expect(saved.ideas[0]?.reviews[0]?.agreement?.withinOne).toBe(1);
+    // The first model writes two of the three reviews, so it samples; the second writes one.
+    expect(first?.slice(0, 2).map((request) => request.temperature)).toEqual([
+      repeatedReviewTemperature,
+      repeatedReviewTemperature,
+    ]);
+    expect(second?.[0]?.temperature).not.toBe(repeatedReviewTemperature);
   });
 
   it('two reviewers on two models are not re-sampled: each model is asked once at its own temperature', async () => {

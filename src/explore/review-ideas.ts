@@ -79,7 +79,12 @@ async function reviewAndRefine(
   return { id, card, earlierVersions, reviews, score: reviewScore(last) };
 }
 
-/** The review stage's line: each idea's score. */
+/** The review stage's line: each idea's score and its reviewers' agreement. */
 export function describeReviews(ideas: readonly ReviewedIdea[]): string {
-  return ideas.map((idea) => `${idea.id} ${idea.score.toFixed(2)}`).join(', ');
+  return ideas
+    .map((idea) => {
+      const agreement = idea.reviews.at(-1)?.agreement;
+      return `${idea.id} ${idea.score.toFixed(2)}${agreement === undefined ? '' : ` (${Math.round(agreement.withinOne * 100)}% of criteria within one point)`}`;
+    })
+    .join(', ');
 }

@@ -130,6 +130,9 @@ describe('codify explore: independent reviews and a meta-review', () => {
     expect(markdown).toContain('| Problem | originality | 4.00 | 4, 5, 3 (2) |');
 
     const { events } = readEvents(result.run.dir);
+    expect(
+      events.find((event) => event.type === 'stage-end' && event.stage === 'review'),
+    ).toMatchObject({ detail: 'I1 4.00 (0% of criteria within one point)' });
     expect(events.find((event) => event.type === 'idea-review')).toMatchObject({
       reviewers: 3,
       meta: 4,

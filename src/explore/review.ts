@@ -105,74 +105,62 @@ export interface ReviewInput {
   warn?: (message: string) => void;
 }
 
-/**
- * Stage 3: `reviewers` independent reviews by the judge under one system prompt (the
- * criteria and their anchors, byte-identical in every call so providers can cache it),
- * spread over the judge's models in turn; each validated (every criterion, scores 1–5 as
- * whole numbers; anything else is re-asked with the problem). A review still invalid after
- * its re-asks is recorded as failed and the others go on. Two or more valid reviews are
- * reconciled by a meta-review.
- */
-export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promise<AveragedReview> {
-  const system = loadPrompt('explore-review-system');
-  const idea = renderCard(input.card);
-  const judgeModels = models.levels('judge');
-  // How many of the reviews a judge model writes: sampled when it writes more than one.
-  const reviewsBy = (level: number) => Math.ceil((input.reviewers - level) / judgeModels);
-  const samples: Review[] = [];
-  const sampleModels: string[] = [];
-  const failed: FailedReview[] = [];
-  for (let reviewer = 1; reviewer <= input.reviewers; reviewer += 1) {
-    const level = (reviewer - 1) % judgeModels;
-    const label = `${input.label} reviewer ${reviewer}`;
-    try {
-      const answer = await askStructured(
-        models,
-        {
-          role: 'judge',
-          level,
-          system,
-          ...(reviewsBy(level) > 1 ? { temperature: repeatedReviewTemperature } : {}),
-          messages: [
-            {
-              role: 'user',
-              content: loadPrompt('explore-review', { analysis: input.analysis, idea }),
-            },
-          ],
-          label,
-          expect: 'One ```json block: every criterion with a score 1–5 and a reason.',
-        },
-        reviewSchema,
-        input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
-      );
-      samples.push(answer.value);
-      sampleModels.push(answer.answer.model);
-    } catch (error) {
-      if (!(error instanceof StructuredAnswerError)) throw error;
-      const model = models.spec('judge', level);
-      failed.push({ reviewer, model, reason: error.message });
-      input.warn?.(`${label} (${model}) gave no valid review; the others go on: ${error.message}`);
-    }
-  }
-  if (samples.length === 0) {
-    throw new StructuredAnswerError(
-      `${input.label}: all ${input.reviewers} reviews`,
-      failed.map((entry) => entry.reason).join(' | '),
-      input.maxAttempts ?? 3,
+/** What every call about one idea shares: the system prompt and the rendered card. */
+interface ReviewContext {
+  system: string;
+  idea: string;
+}
+
+/** One reviewer's review, or why it failed after every re-ask (other errors propagate). */
+async function askReviewer(
+  models: ModelCaller,
+  input: ReviewInput,
+  context: ReviewContext,
+  reviewer: { number: number; level: number; sampled: boolean },
+): Promise<{ review: Review; model: string } | FailedReview> {
+  const label = `${input.label} reviewer ${reviewer.number}`;
+  try {
+    const answer = await askStructured(
+      models,
+      {
+        role: 'judge',
+        level: reviewer.level,
+        system: context.system,
+        ...(reviewer.sampled ? { temperature: repeatedReviewTemperature } : {}),
+        messages: [
+          {
+            role: 'user',
+            content: loadPrompt('explore-review', { analysis: input.analysis, idea: context.idea }),
+          },
+        ],
+        label,
+        expect: 'One ```json block: every criterion with a score 1–5 and a reason.',
+      },
+      reviewSchema,
+      input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
     );
+    return { review: answer.value, model: answer.answer.model };
+  } catch (error) {
+    if (!(error instanceof StructuredAnswerError)) throw error;
+    const model = models.spec('judge', reviewer.level);
+    input.warn?.(`${label} (${model}) gave no valid review; the others go on: ${error.message}`);
+    return { reviewer: reviewer.number, model, reason: error.message };
   }
-  const averaged: AveragedReview = {
-    ...averageReviews(samples),
-    models: sampleModels,
-    ...(failed.length === 0 ? {} : { failed }),
-  };
-  if (samples.length < 2) return averaged;
+}
+
+/** The meta-review added to two or more reviews; an unusable one leaves the reviewers' mean. */
+async function reconcile(
+  models: ModelCaller,
+  input: ReviewInput,
+  context: ReviewContext,
+  averaged: AveragedReview,
+): Promise<AveragedReview> {
+  if (averaged.samples.length < 2) return averaged;
   try {
     const meta = await metaReview(models, {
-      system,
+      ...context,
       analysis: input.analysis,
-      idea,
-      samples,
+      samples: averaged.samples,
       label: `${input.label} meta-review`,
     });
     return { ...averaged, meta };
@@ -183,6 +171,46 @@ export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promi
     );
     return averaged;
   }
+}
+
+/**
+ * Stage 3: `reviewers` independent reviews by the judge under one system prompt (the
+ * criteria and their anchors, byte-identical in every call so providers can cache it),
+ * spread over the judge's models in turn; each validated (every criterion, scores 1–5 as
+ * whole numbers; anything else is re-asked with the problem). A review still invalid after
+ * its re-asks is recorded as failed and the others go on. Two or more valid reviews are
+ * reconciled by a meta-review.
+ */
+export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promise<AveragedReview> {
+  const context = { system: loadPrompt('explore-review-system'), idea: renderCard(input.card) };
+  const judgeModels = models.levels('judge');
+  const samples: Review[] = [];
+  const sampleModels: string[] = [];
+  const failed: FailedReview[] = [];
+  for (let number = 1; number <= input.reviewers; number += 1) {
+    const level = (number - 1) % judgeModels;
+    // A judge model that writes more than one of the reviews samples, so they differ.
+    const sampled = Math.ceil((input.reviewers - level) / judgeModels) > 1;
+    const outcome = await askReviewer(models, input, context, { number, level, sampled });
+    if ('reason' in outcome) {
+      failed.push(outcome);
+    } else {
+      samples.push(outcome.review);
+      sampleModels.push(outcome.model);
+    }
+  }
+  if (samples.length === 0) {
+    throw new StructuredAnswerError(
+      `${input.label}: all ${input.reviewers} reviews`,
+      failed.map((entry) => entry.reason).join(' | '),
+      input.maxAttempts ?? 3,
+    );
+  }
+  return reconcile(models, input, context, {
+    ...averageReviews(samples),
+    models: sampleModels,
+    ...(failed.length === 0 ? {} : { failed }),
+  });
 }
 
 /** Reviews as the refinement prompt shows them: each criterion's mean, every reason, the meta-review. */

@@ -213,6 +213,25 @@ describe('codify explore: independent reviews and a meta-review', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   });
 
+  it("a meta-review that stays garbled leaves the reviewers' mean as the score", async () => {
+    const script = scripted({
+      planner,
+      judge: [json(review(4)), json(review(2)), json(review(3)), 'no', 'no', 'still no'],
+    });
+    const { saved, result } = await explore(script);
+    const last = saved.ideas[0]?.reviews[0];
+    expect(last?.meta).toBeUndefined();
+    expect(saved.ideas[0]?.score).toBe(3);
+    const { events } = readEvents(result.run.dir);
+    expect(
+      events.some(
+        (event) =>
+          event.type === 'log' &&
+          event.message.includes("meta-review gave no valid answer; the reviewers' mean stands"),
+      ),
+    ).toBe(true);
+  });
+
   it('every review garbled fails the stage with the reasons (a resume asks again)', async () => {
     const script = scripted({ planner, judge: Array.from({ length: 3 }, () => 'no JSON here') });
     const root = mkdtempSync(join(tmpdir(), 'explore-reviews-'));

@@ -24,10 +24,7 @@ export function IdeaCardView({
         <span className="idea-rank">#{rank}</span>
         <span className="idea-id">{idea.id}</span>
         <h3>{card.title}</h3>
-        <span
-          className="idea-score"
-          title="the meta-review's score (the reviewers' mean without one), 1–5"
-        >
+        <span className="idea-score" title="the judges' mean score, 1–5">
           judge {idea.score.toFixed(2)}
         </span>
       </header>
@@ -100,7 +97,7 @@ export function IdeaCardView({
       {review !== undefined ? (
         <details className="idea-review" open>
           <summary>
-            Review: {review.overall.toFixed(2)} reviewers' mean, {review.reviewers} reviewer
+            Review: {review.overall.toFixed(2)} overall, {review.reviewers} reviewer
             {review.reviewers === 1 ? '' : 's'}
             {idea.reviews.length > 1 ? ` (round ${idea.reviews.length})` : ''}
           </summary>

@@ -155,6 +155,14 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
       expect(rank).toMatch(/^\d$/);
     }
     expect(report).toContain('supported: better than the baseline');
+    // Why each idea ran: --run top:3 took it by the judge's rank (reviews part).
+    expect(report).toContain('## Why these ideas were chosen');
+    expect(report).toMatch(
+      /- \*\*I\d\*\* .+: --run top:3 takes the 3 best by the judge; it ranked 1 of 3/,
+    );
+    const ideasMarkdown = readFileSync(result.ideasMarkdown, 'utf8');
+    expect(ideasMarkdown).toContain('# Why these ideas were chosen to run');
+    expect(result.exploration.chosen?.map((choice) => choice.how)).toEqual(['top', 'top', 'top']);
     const end = JSON.parse(
       readFileSync(join(result.run.dir, 'events.jsonl'), 'utf8').trim().split('\n').at(-1) ?? '{}',
     ) as { reason?: string };

@@ -2,6 +2,7 @@ import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
 import { labelOf, noveltyLine, unfoundCitations } from '../model/labels.js';
 import { runHref } from '../use-route.js';
+import { ReviewSpread } from './review-spread.js';
 import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
 /** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
@@ -114,6 +115,7 @@ export function IdeaCardView({
               )}
             </tbody>
           </table>
+          <ReviewSpread review={review} />
         </details>
       ) : null}
       {(idea.novelty ?? []).map((check, index) => (

@@ -28,7 +28,7 @@ export function closeExploration(
     paired?.effect ?? top?.metric?.seeds?.improvement ?? top?.metric?.improvement ?? null;
   const over =
     paired !== null
-      ? `± ${Number(paired.margin.toPrecision(4))} paired over ${paired.pairs.length} seeds with the baseline`
+      ? `± ${Number(paired.margin.toPrecision(4))} over the baseline, paired on ${paired.pairs.length} seeds`
       : top?.metric?.seeds === undefined
         ? 'over the baseline'
         : `over the baseline, mean of ${top.metric.seeds.runs.length} seeds`;

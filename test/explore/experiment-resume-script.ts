@@ -9,7 +9,14 @@ import type { ModelRequest } from '../../src/llm/types.js';
 import type { Run } from '../../src/runs/run.js';
 import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller, type ScriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -69,7 +76,14 @@ export function exploreModels(atStep2?: (idea: string) => void) {
             json(analysisAnswer()),
             json({ ideas: titles.map((title) => ideaCard(title)) }),
           ],
-          judge: [json(review(5)), json(review(4)), json(review(3))],
+          judge: [
+            json(review(5)),
+            json(review(4)),
+            json(review(3)),
+            verdictAnswer(),
+            verdictAnswer(),
+            verdictAnswer(),
+          ],
         },
         { run },
       ).caller;

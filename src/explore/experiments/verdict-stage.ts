@@ -1,5 +1,4 @@
-import { errorMessage } from '../../errors/codify-error.js';
-import { RunStopped } from '../../errors/run-stopped.js';
+import { StructuredAnswerError } from '../../llm/structured-answer.js';
 import type { ExploredIdea } from '../exploration.js';
 import type { ExperimentContext } from './experiment-context.js';
 import { judgeHypothesis } from './judge-hypothesis.js';
@@ -8,7 +7,7 @@ import type { ExperimentRecord } from './run-experiments.js';
 /**
  * Stage `verdict I1`: the judge weighs the experiment's paired effects against the idea's
  * stop criteria. Kept like any stage, so a resume does not ask again; a judge whose answers
- * never fit leaves the record without a verdict (the problem said) and a resume asks again.
+ * never fit leaves the record without a verdict (the problem said).
  * An experiment without paired seeds has nothing to judge and gets no verdict.
  */
 export async function verdictStage(
@@ -29,12 +28,14 @@ export async function verdictStage(
     );
     return { ...record, verdict };
   } catch (error) {
-    if (error instanceof RunStopped) throw error;
+    // A model that fails fails the exploration (a resume asks again); only answers that never
+    // fit the verdict's form leave the experiment without one.
+    if (!(error instanceof StructuredAnswerError)) throw error;
     context.run.emit({
       type: 'log',
       level: 'warn',
-      message: `${idea.id}: no verdict on the hypothesis: ${errorMessage(error)}`,
+      message: `${idea.id}: no verdict on the hypothesis: ${error.message}`,
     });
-    return { ...record, verdictProblem: errorMessage(error) };
+    return { ...record, verdictProblem: error.message };
   }
 }

@@ -2,6 +2,7 @@ import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
 import { labelOf, noveltyLine, unfoundCitations } from '../model/labels.js';
 import { runHref } from '../use-route.js';
+import { PairedEffects } from './paired-effects.js';
 import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
 /** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
@@ -43,6 +44,7 @@ export function IdeaCardView({
           ) : null}
         </p>
       ) : null}
+      {experiment !== undefined ? <PairedEffects experiment={experiment} /> : null}
       <dl className="idea-fields">
         <dt>Problem</dt>
         <dd>{card.problem}</dd>

@@ -53,7 +53,7 @@ export function hypothesisLine(record: ExperimentRecord): string {
   }
   if (record.verdictProblem !== undefined) return `none: ${record.verdictProblem}`;
   return record.status === 'ran'
-    ? 'none: no seeds were paired with the baseline'
+    ? 'none: fewer than two seeds were paired with the baseline'
     : 'none: the experiment did not run';
 }
 

@@ -8,7 +8,7 @@ import type { ExperimentRecord } from './run-experiments.js';
  * Stage `verdict I1`: the judge weighs the experiment's paired effects against the idea's
  * stop criteria. Kept like any stage, so a resume does not ask again; a judge whose answers
  * never fit leaves the record without a verdict (the problem said).
- * An experiment without paired seeds has nothing to judge and gets no verdict.
+ * An experiment without two seeds paired on some metric has nothing to judge and gets none.
  */
 export async function verdictStage(
   context: ExperimentContext,
@@ -16,7 +16,8 @@ export async function verdictStage(
   record: ExperimentRecord,
 ): Promise<ExperimentRecord> {
   const paired = record.paired;
-  if (record.status !== 'ran' || paired === undefined) return record;
+  const measured = paired?.metrics.some((metric) => metric.effect !== null) ?? false;
+  if (record.status !== 'ran' || paired === undefined || !measured) return record;
   try {
     const verdict = await context.stages.run(
       `verdict ${idea.id}`,

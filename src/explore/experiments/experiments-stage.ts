@@ -49,6 +49,7 @@ export async function experimentsAndReport(
         ideas: input.ranked,
         settings,
         models: input.models,
+        judge: scope.models,
         keywords: input.keywords,
         compute: input.compute,
         ...(input.actions === undefined ? {} : { actions: input.actions }),

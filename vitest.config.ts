@@ -22,6 +22,8 @@ export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    maxWorkers: workers,
+    minWorkers: 1,
     projects: [
       {
         extends: true,
@@ -29,8 +31,6 @@ export default defineConfig({
           name: 'main',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...browserFiles],
-          maxWorkers: workers,
-          minWorkers: 1,
           sequence: { groupOrder: 0 },
         },
       },
@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: browserFiles,
-          fileParallelism: false,
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
         },
       },

@@ -77,6 +77,52 @@ function requestOfEvent(event: EventOf<'feedback-request'>): FeedbackRequest {
   };
 }
 
+/** Posts an answer to the run, with what the card shows while and after it is sent. */
+function useAnswerSender(runId: string, requestId: string, onAnswered: () => void) {
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [sent, setSent] = useState<string | undefined>(undefined);
+  const send = (answer: FeedbackAnswer) => {
+    setSending(true);
+    setError(undefined);
+    postJson(apiPaths.answer(runId, requestId), answer)
+      .then(() => {
+        setSent(answer.decision);
+        onAnswered();
+      })
+      .catch((reason: unknown) =>
+        setError(reason instanceof Error ? reason.message : String(reason)),
+      )
+      .finally(() => setSending(false));
+  };
+  return { send, sending, error, sent };
+}
+
+/** What the researcher filled in beyond approving: answers, a changed pick, an edited draft. */
+interface KindInput {
+  answers: string[];
+  picked: string[];
+  draft: string;
+}
+
+/** The answer of the request's own kind, when the researcher changed something. */
+function ownAnswer(request: FeedbackRequest, input: KindInput): FeedbackAnswer | undefined {
+  const { answers, picked, draft } = input;
+  if (request.kind === 'answer' && answers.some((text) => text.trim() !== '')) {
+    return {
+      decision: 'answer',
+      answers: answers.map((text) => (text.trim() === '' ? '(no answer)' : text.trim())),
+    };
+  }
+  if (request.kind === 'pick' && picked.length > 0 && !sameIds(picked, request.proposed ?? [])) {
+    return { decision: 'pick', picked };
+  }
+  if (request.kind === 'edit' && draft.trim() !== '' && draft !== request.draft) {
+    return { decision: 'edit', text: draft };
+  }
+  return undefined;
+}
+
 function FeedbackCard({
   runId,
   request,
@@ -87,43 +133,13 @@ function FeedbackCard({
   onAnswered: () => void;
 }) {
   const [comment, setComment] = useState('');
-  const [answers, setAnswers] = useState<string[]>(() => (request.questions ?? []).map(() => ''));
-  // A pick starts from what the run proposes: approving it as shown is one click.
-  const [picked, setPicked] = useState<string[]>(() => request.proposed ?? []);
-  const [draft, setDraft] = useState(request.draft ?? '');
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [sent, setSent] = useState<string | undefined>(undefined);
-  const send = (answer: FeedbackAnswer) => {
-    setSending(true);
-    setError(undefined);
-    postJson(apiPaths.answer(runId, request.id), answer)
-      .then(() => {
-        setSent(answer.decision);
-        onAnswered();
-      })
-      .catch((reason: unknown) =>
-        setError(reason instanceof Error ? reason.message : String(reason)),
-      )
-      .finally(() => setSending(false));
-  };
-  const questions = request.questions ?? [];
-  const kindAnswer = (): FeedbackAnswer | undefined => {
-    if (request.kind === 'answer' && answers.some((text) => text.trim() !== '')) {
-      return {
-        decision: 'answer',
-        answers: answers.map((text) => (text.trim() === '' ? '(no answer)' : text.trim())),
-      };
-    }
-    if (request.kind === 'pick' && picked.length > 0 && !sameIds(picked, request.proposed ?? [])) {
-      return { decision: 'pick', picked };
-    }
-    if (request.kind === 'edit' && draft.trim() !== '' && draft !== request.draft) {
-      return { decision: 'edit', text: draft };
-    }
-    return undefined;
-  };
-  const own = kindAnswer();
+  const [input, setInput] = useState<KindInput>(() => ({
+    answers: (request.questions ?? []).map(() => ''),
+    // A pick starts from what the run proposes: approving it as shown is one click.
+    picked: request.proposed ?? [],
+    draft: request.draft ?? '',
+  }));
+  const { send, sending, error, sent } = useAnswerSender(runId, request.id, onAnswered);
   return (
     <article className="feedback-card" data-request-id={request.id} data-kind={request.kind}>
       <h3>
@@ -133,17 +149,59 @@ function FeedbackCard({
       {request.body !== '' && !(request.kind === 'edit' && draftRepeatsBody(request)) ? (
         <pre className="feedback-body">{request.body}</pre>
       ) : null}
-      {questions.map((question, index) => (
+      <KindInputs request={request} input={input} setInput={setInput} />
+      <textarea
+        aria-label="comment"
+        className="feedback-comment"
+        placeholder="a comment (the run passes it on: to the next prompt, or beside the analysis)"
+        value={comment}
+        onChange={(event) => setComment(event.target.value)}
+      />
+      <FeedbackButtons
+        request={request}
+        own={ownAnswer(request, input)}
+        comment={comment.trim()}
+        sending={sending}
+        send={send}
+      />
+      {sent !== undefined ? <p className="muted">sent: {sent}; waiting for the run…</p> : null}
+      {error !== undefined ? <p className="error feedback-error">{error}</p> : null}
+    </article>
+  );
+}
+
+/** The inputs of the request's kind: one per question, the options to pick, the draft. */
+function KindInputs({
+  request,
+  input,
+  setInput,
+}: {
+  request: FeedbackRequest;
+  input: KindInput;
+  setInput: (update: (previous: KindInput) => KindInput) => void;
+}) {
+  const togglePick = (id: string, checked: boolean) =>
+    setInput((previous) => ({
+      ...previous,
+      picked: checked
+        ? [...previous.picked, id]
+        : previous.picked.filter((picked) => picked !== id),
+    }));
+  return (
+    <>
+      {(request.questions ?? []).map((question, index) => (
         <label key={index} className="feedback-question">
           {question}
           <input
             aria-label={`answer ${index + 1}`}
-            value={answers[index] ?? ''}
-            onChange={(event) =>
-              setAnswers((previous) =>
-                previous.map((text, at) => (at === index ? event.target.value : text)),
-              )
-            }
+            value={input.answers[index] ?? ''}
+            onChange={(event) => {
+              const text = event.target.value;
+              setInput((previous) => ({
+                ...previous,
+                answers: previous.answers.map((answer, at) => (at === index ? text : answer)),
+              }));
+            }}
           />
         </label>
       ))}
@@ -152,14 +210,8 @@ function FeedbackCard({
             <label key={option.id} className="feedback-option">
               <input
                 type="checkbox"
-                checked={picked.includes(option.id)}
-                onChange={(event) =>
-                  setPicked((previous) =>
-                    event.target.checked
-                      ? [...previous, option.id]
-                      : previous.filter((id) => id !== option.id),
-                  )
-                }
+                checked={input.picked.includes(option.id)}
+                onChange={(event) => togglePick(option.id, event.target.checked)}
               />
               {option.id}: {option.label}
             </label>
@@ -169,51 +221,58 @@ function FeedbackCard({
         <textarea
           aria-label="edit the draft"
           className="feedback-draft"
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
+          value={input.draft}
+          onChange={(event) => {
+            const draft = event.target.value;
+            setInput((previous) => ({ ...previous, draft }));
+          }}
         />
       ) : null}
-      <textarea
-        aria-label="comment"
-        className="feedback-comment"
-        placeholder="a comment (the run passes it on: to the next prompt, or beside the analysis)"
-        value={comment}
-        onChange={(event) => setComment(event.target.value)}
-      />
-      <div className="form-buttons">
-        {own !== undefined ? (
-          <button type="button" disabled={sending} onClick={() => send(own)}>
-            {request.kind === 'answer' ? 'Answer' : request.kind === 'pick' ? 'Pick' : 'Save edit'}
-          </button>
-        ) : (
-          <button type="button" disabled={sending} onClick={() => send({ decision: 'approve' })}>
-            {request.kind === 'pick' ? 'Approve as proposed' : 'Approve'}
-          </button>
-        )}
-        <button
-          type="button"
-          disabled={sending || comment.trim() === ''}
-          onClick={() => send({ decision: 'comment', comment: comment.trim() })}
-        >
-          Comment
+    </>
+  );
+}
+
+/** Approve (or send the researcher's own answer), comment, or stop the run. */
+function FeedbackButtons({
+  request,
+  own,
+  comment,
+  sending,
+  send,
+}: {
+  request: FeedbackRequest;
+  own: FeedbackAnswer | undefined;
+  comment: string;
+  sending: boolean;
+  send: (answer: FeedbackAnswer) => void;
+}) {
+  return (
+    <div className="form-buttons">
+      {own !== undefined ? (
+        <button type="button" disabled={sending} onClick={() => send(own)}>
+          {request.kind === 'answer' ? 'Answer' : request.kind === 'pick' ? 'Pick' : 'Save edit'}
         </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={sending}
-          onClick={() =>
-            send({
-              decision: 'stop',
-              ...(comment.trim() === '' ? {} : { comment: comment.trim() }),
-            })
-          }
-        >
-          Stop the run
+      ) : (
+        <button type="button" disabled={sending} onClick={() => send({ decision: 'approve' })}>
+          {request.kind === 'pick' ? 'Approve as proposed' : 'Approve'}
         </button>
-      </div>
-      {sent !== undefined ? <p className="muted">sent: {sent}; waiting for the run…</p> : null}
-      {error !== undefined ? <p className="error feedback-error">{error}</p> : null}
-    </article>
+      )}
+      <button
+        type="button"
+        disabled={sending || comment === ''}
+        onClick={() => send({ decision: 'comment', comment })}
+      >
+        Comment
+      </button>
+      <button
+        type="button"
+        className="danger"
+        disabled={sending}
+        onClick={() => send({ decision: 'stop', ...(comment === '' ? {} : { comment }) })}
+      >
+        Stop the run
+      </button>
+    </div>
   );
 }
 

@@ -42,109 +42,132 @@ function multiply(first: Matrix, second: Matrix): Matrix {
 const numbers = (args: unknown): number[] =>
   Array.isArray(args) ? (args as unknown[]).map((value) => Number(value) || 0) : [];
 
+/** The first argument of a text-showing operator: its glyphs. */
+const firstArgument = (args: unknown): unknown =>
+  Array.isArray(args) ? (args as unknown[])[0] : undefined;
+
+/**
+ * The graphics and text state a page's operators build up, as far as placing glyphs needs
+ * it, and the runs of glyphs found right of the page's edge.
+ */
+class GlyphPlacer {
+  readonly runs: ClippedRun[] = [];
+  private readonly stack: Matrix[] = [];
+  private ctm = identity();
+  private textMatrix = identity();
+  private lineMatrix = identity();
+  private fontId = '';
+  private fontSize = 0;
+  private leading = 0;
+  private charSpacing = 0;
+  private hScale = 1;
+
+  constructor(
+    private readonly codes: Record<string, number>,
+    private readonly pageRight: number,
+  ) {}
+
+  apply(operator: number, args: unknown): void {
+    const values = numbers(args);
+    if (this.graphics(operator, values) || this.position(operator, values)) return;
+    if (this.textState(operator, args, values)) return;
+    const { codes } = this;
+    if (operator === codes.showText || operator === codes.showSpacedText) {
+      this.show(firstArgument(args));
+    } else if (operator === codes.nextLineShowText) {
+      this.moveTo(0, -this.leading);
+      this.show(firstArgument(args));
+    }
+  }
+
+  /** Saving, restoring and transforming the current transformation matrix. */
+  private graphics(operator: number, values: number[]): boolean {
+    const { codes } = this;
+    if (operator === codes.save) this.stack.push(this.ctm);
+    else if (operator === codes.restore) this.ctm = this.stack.pop() ?? identity();
+    else if (operator === codes.transform) {
+      if (values.length === 6) this.ctm = multiply(values as Matrix, this.ctm);
+    } else return false;
+    return true;
+  }
+
+  /** Where the next line of text starts. */
+  private position(operator: number, values: number[]): boolean {
+    const { codes } = this;
+    if (operator === codes.beginText) {
+      this.textMatrix = identity();
+      this.lineMatrix = identity();
+    } else if (operator === codes.setTextMatrix) {
+      if (values.length === 6) {
+        this.lineMatrix = values as Matrix;
+        this.textMatrix = [...this.lineMatrix];
+      }
+    } else if (operator === codes.moveText) this.moveTo(values[0] ?? 0, values[1] ?? 0);
+    else if (operator === codes.setLeadingMoveText) {
+      this.leading = -(values[1] ?? 0);
+      this.moveTo(values[0] ?? 0, values[1] ?? 0);
+    } else if (operator === codes.nextLine) this.moveTo(0, -this.leading);
+    else return false;
+    return true;
+  }
+
+  /** The font, its size, and the spacing and scaling of glyphs. */
+  private textState(operator: number, args: unknown, values: number[]): boolean {
+    const { codes } = this;
+    if (operator === codes.setLeading) this.leading = values[0] ?? 0;
+    else if (operator === codes.setCharSpacing) this.charSpacing = values[0] ?? 0;
+    else if (operator === codes.setHScale) this.hScale = (values[0] ?? 100) / 100;
+    else if (operator === codes.setFont) {
+      if (Array.isArray(args)) {
+        this.fontId = String((args as unknown[])[0]);
+        this.fontSize = Number((args as unknown[])[1]) || 0;
+      }
+    } else return false;
+    return true;
+  }
+
+  private moveTo(x: number, y: number): void {
+    this.lineMatrix = multiply([1, 0, 0, 1, x, y], this.lineMatrix);
+    this.textMatrix = [...this.lineMatrix];
+  }
+
+  /** Places each glyph shown, keeping those right of the page's edge as runs. */
+  private show(glyphs: unknown): void {
+    if (!Array.isArray(glyphs)) return;
+    let run: ClippedRun | undefined;
+    for (const glyph of glyphs as unknown[]) {
+      if (typeof glyph === 'number') {
+        const shift = (-glyph / 1000) * this.fontSize * this.hScale;
+        this.textMatrix = multiply([1, 0, 0, 1, shift, 0], this.textMatrix);
+        continue;
+      }
+      const { unicode, width } = (glyph ?? {}) as Glyph;
+      const advance = ((Number(width) || 0) / 1000) * this.fontSize + this.charSpacing;
+      const [a, , , , e, f] = multiply(this.textMatrix, this.ctm);
+      const end = e + advance * this.hScale * a;
+      if (e > this.pageRight && typeof unicode === 'string') {
+        run ??= { fontId: this.fontId, x: e, right: end, y: f, text: '' };
+        run.text += unicode;
+        run.right = end;
+      } else if (run !== undefined) {
+        this.runs.push(run);
+        run = undefined;
+      }
+      this.textMatrix = multiply([1, 0, 0, 1, advance * this.hScale, 0], this.textMatrix);
+    }
+    if (run !== undefined) this.runs.push(run);
+  }
+}
+
 /** The glyph runs of one page's operator list that lie right of `pageRight`. */
 export function clippedRuns(
   operators: { fnArray: number[]; argsArray: unknown[] },
   codes: Record<string, number>,
   pageRight: number,
 ): ClippedRun[] {
-  const runs: ClippedRun[] = [];
-  const stack: Matrix[] = [];
-  let ctm = identity();
-  let textMatrix = identity();
-  let lineMatrix = identity();
-  let fontId = '';
-  let fontSize = 0;
-  let leading = 0;
-  let charSpacing = 0;
-  let hScale = 1;
-  const moveTo = (x: number, y: number): void => {
-    lineMatrix = multiply([1, 0, 0, 1, x, y], lineMatrix);
-    textMatrix = [...lineMatrix];
-  };
-  const show = (glyphs: unknown): void => {
-    if (!Array.isArray(glyphs)) return;
-    let run: ClippedRun | undefined;
-    for (const glyph of glyphs as unknown[]) {
-      if (typeof glyph === 'number') {
-        textMatrix = multiply([1, 0, 0, 1, (-glyph / 1000) * fontSize * hScale, 0], textMatrix);
-        continue;
-      }
-      const { unicode, width } = (glyph ?? {}) as Glyph;
-      const advance = ((Number(width) || 0) / 1000) * fontSize + charSpacing;
-      const [a, , , , e, f] = multiply(textMatrix, ctm);
-      const end = e + advance * hScale * a;
-      if (e > pageRight && typeof unicode === 'string') {
-        run ??= { fontId, x: e, right: end, y: f, text: '' };
-        run.text += unicode;
-        run.right = end;
-      } else if (run !== undefined) {
-        runs.push(run);
-        run = undefined;
-      }
-      textMatrix = multiply([1, 0, 0, 1, advance * hScale, 0], textMatrix);
-    }
-    if (run !== undefined) runs.push(run);
-  };
-  operators.fnArray.forEach((operator, index) => {
-    const args = operators.argsArray[index];
-    const values = numbers(args);
-    switch (operator) {
-      case codes.save:
-        stack.push(ctm);
-        break;
-      case codes.restore:
-        ctm = stack.pop() ?? identity();
-        break;
-      case codes.transform:
-        if (values.length === 6) ctm = multiply(values as Matrix, ctm);
-        break;
-      case codes.beginText:
-        textMatrix = identity();
-        lineMatrix = identity();
-        break;
-      case codes.setTextMatrix:
-        if (values.length === 6) {
-          lineMatrix = values as Matrix;
-          textMatrix = [...lineMatrix];
-        }
-        break;
-      case codes.moveText:
-        moveTo(values[0] ?? 0, values[1] ?? 0);
-        break;
-      case codes.setLeadingMoveText:
-        leading = -(values[1] ?? 0);
-        moveTo(values[0] ?? 0, values[1] ?? 0);
-        break;
-      case codes.nextLine:
-        moveTo(0, -leading);
-        break;
-      case codes.setLeading:
-        leading = values[0] ?? 0;
-        break;
-      case codes.setCharSpacing:
-        charSpacing = values[0] ?? 0;
-        break;
-      case codes.setHScale:
-        hScale = (values[0] ?? 100) / 100;
-        break;
-      case codes.setFont:
-        if (Array.isArray(args)) {
-          fontId = String((args as unknown[])[0]);
-          fontSize = Number((args as unknown[])[1]) || 0;
-        }
-        break;
-      case codes.showText:
-      case codes.showSpacedText:
-        show(Array.isArray(args) ? (args as unknown[])[0] : undefined);
-        break;
-      case codes.nextLineShowText:
-        moveTo(0, -leading);
-        show(Array.isArray(args) ? (args as unknown[])[0] : undefined);
-        break;
-      default:
-        break;
-    }
-  });
-  return runs;
+  const placer = new GlyphPlacer(codes, pageRight);
+  operators.fnArray.forEach((operator, index) =>
+    placer.apply(operator, operators.argsArray[index]),
+  );
+  return placer.runs;
 }

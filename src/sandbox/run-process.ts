@@ -33,6 +33,35 @@ export interface ProcessOutcome {
 /** How long to wait for pipes to close after the main process exits (daemons may hold them). */
 const drainGraceMs = 500;
 
+/** What happened to the process, filled in as its events arrive. */
+interface ProcessState {
+  timedOut: boolean;
+  aborted: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+  spawnError?: string;
+}
+
+function outcomeOf(
+  state: ProcessState,
+  collector: OutputCollector,
+  started: number,
+): ProcessOutcome {
+  const { spawnError } = state;
+  return {
+    exitCode: state.exitCode,
+    signal: state.exitSignal,
+    timedOut: state.timedOut,
+    aborted: state.aborted,
+    durationMs: Date.now() - started,
+    output: spawnError ? `${collector.text()}${spawnError}` : collector.text(),
+    outputBytes: collector.totalBytes,
+    truncated: collector.truncated,
+    fileCapped: collector.fileCapped,
+    spawnError,
+  };
+}
+
 /**
  * Runs one command in its own process group, collecting stdout and stderr together, and
  * kills the whole group at the timeout, on abort, or when the output file cap is reached.
@@ -45,12 +74,13 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     spec.outputFileCapBytes,
   );
   return new Promise((resolve) => {
-    let timedOut = false;
-    let aborted = false;
+    const state: ProcessState = {
+      timedOut: false,
+      aborted: false,
+      exitCode: null,
+      exitSignal: null,
+    };
     let settled = false;
-    let exitCode: number | null = null;
-    let exitSignal: string | null = null;
-    let spawnError: string | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
 
     const child = spawn(spec.command, spec.args, {
@@ -73,25 +103,14 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       // descendants that outlived the main process must not keep running
       killAll();
       collector.close();
-      resolve({
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        aborted,
-        durationMs: Date.now() - started,
-        output: spawnError ? `${collector.text()}${spawnError}` : collector.text(),
-        outputBytes: collector.totalBytes,
-        truncated: collector.truncated,
-        fileCapped: collector.fileCapped,
-        spawnError,
-      });
+      resolve(outcomeOf(state, collector, started));
     };
     const onAbort = (): void => {
-      aborted = true;
+      state.aborted = true;
       killAll();
     };
     const timer = setTimeout(() => {
-      timedOut = true;
+      state.timedOut = true;
       killAll();
     }, spec.timeoutMs);
 
@@ -104,12 +123,12 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', (error) => {
-      spawnError = `could not start ${spec.command}: ${error.message}`;
+      state.spawnError = `could not start ${spec.command}: ${error.message}`;
       finish();
     });
     child.on('exit', (code, signal) => {
-      exitCode = code;
-      exitSignal = signal;
+      state.exitCode = code;
+      state.exitSignal = signal;
       // give the pipes a moment to drain, but do not wait for daemons holding them open
       drainTimer = setTimeout(() => {
         child.stdout.destroy();

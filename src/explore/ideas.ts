@@ -2,6 +2,7 @@ import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
 import { notesBlock } from './analysis.js';
+import { groundedPlanInstruction, groundedSystem } from './grounding/grounded-prompts.js';
 import type { RelatedItem } from './related-work.js';
 import { ideaCardSchema, ideaListSchema, type IdeaCard } from './schemas.js';
 
@@ -27,6 +28,8 @@ export async function generateIdeas(
     notes?: string;
     compute: string;
     count: number;
+    /** With `--code`: the prototype summary, after the system prompt; plans must run on it. */
+    prototype?: string;
     maxAttempts?: number;
   },
 ): Promise<IdeaCard[]> {
@@ -34,7 +37,7 @@ export async function generateIdeas(
     models,
     {
       role: 'planner',
-      system: loadPrompt('explore-system'),
+      system: groundedSystem(loadPrompt('explore-system'), input.prototype),
       messages: [
         {
           role: 'user',
@@ -43,7 +46,8 @@ export async function generateIdeas(
             analysis: input.analysis,
             related: input.related,
             notes: notesBlock(input.notes),
-            compute: input.compute,
+            // The grounding section follows the compute one (nothing without a prototype).
+            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
           }),
         },
       ],
@@ -64,20 +68,28 @@ export function renderCard(card: IdeaCard): string {
 /** Refinement: one idea revised against its averaged reviews, validated like a new card. */
 export async function refineIdea(
   models: ModelCaller,
-  input: { card: IdeaCard; reviews: string; compute: string; label: string; maxAttempts?: number },
+  input: {
+    card: IdeaCard;
+    reviews: string;
+    compute: string;
+    label: string;
+    prototype?: string;
+    maxAttempts?: number;
+  },
 ): Promise<IdeaCard> {
   const answer = await askStructured(
     models,
     {
       role: 'planner',
-      system: loadPrompt('explore-system'),
+      system: groundedSystem(loadPrompt('explore-system'), input.prototype),
       messages: [
         {
           role: 'user',
           content: loadPrompt('explore-refine', {
             idea: renderCard(input.card),
             reviews: input.reviews,
-            compute: input.compute,
+            // The grounding section follows the compute one (nothing without a prototype).
+            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
           }),
         },
       ],

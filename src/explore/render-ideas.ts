@@ -1,3 +1,4 @@
+import { describeStep } from './grounding/plan-steps.js';
 import type { Exploration, ExploredIdea } from './exploration.js';
 import { reviewCriteria, type ReviewAspect } from './schemas.js';
 
@@ -26,7 +27,7 @@ function renderIdea(idea: ExploredIdea, rank: number): string {
     `- Data preparation: ${plan.dataPreparation}`,
     `- Baselines: ${plan.baselines.join('; ')}`,
     `- Metrics: ${plan.metrics.map((metric) => `${metric.name} (${metric.direction === 'max' ? 'higher is better' : 'lower is better'})`).join('; ')}`,
-    `- Procedure: ${plan.procedure.map((step, index) => `(${index + 1}) ${step}`).join(' ')}`,
+    `- Procedure: ${plan.procedure.map((step, index) => `(${index + 1}) ${describeStep(step)}`).join(' ')}`,
     `- Seeds: ${plan.seeds.join(', ')}`,
     `- Ablations: ${plan.ablations.length === 0 ? 'none' : plan.ablations.join('; ')}`,
     `- Expected outcome: ${plan.expectedOutcome}`,

@@ -13,6 +13,8 @@ export interface ReviewSettings {
   reviewers: number;
   refineRounds: number;
   compute: string;
+  /** With `--code`: the prototype summary every review and refinement sees. */
+  prototype?: string;
 }
 
 /**
@@ -49,6 +51,7 @@ async function reviewAndRefine(
       analysis: settings.analysis,
       reviewers: settings.reviewers,
       label: `explore-review ${id} round ${round}`,
+      ...(settings.prototype === undefined ? {} : { prototype: settings.prototype }),
     });
     run.emit({
       type: 'idea-review',
@@ -68,6 +71,7 @@ async function reviewAndRefine(
       reviews: renderReviews(last),
       compute: settings.compute,
       label: `explore-refine ${id} round ${round}`,
+      ...(settings.prototype === undefined ? {} : { prototype: settings.prototype }),
     });
     last = await review(round);
   }

@@ -1,6 +1,7 @@
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
+import { prototypeForReview } from './grounding/grounded-prompts.js';
 import { renderCard } from './ideas.js';
 import {
   reviewCriteria,
@@ -66,6 +67,8 @@ export async function reviewIdea(
     analysis: string;
     reviewers: number;
     label: string;
+    /** With `--code`: the prototype summary, feasibility judged against it. */
+    prototype?: string;
     maxAttempts?: number;
   },
 ): Promise<AveragedReview> {
@@ -79,6 +82,7 @@ export async function reviewIdea(
           {
             role: 'user',
             content: loadPrompt('explore-review', {
+              prototype: prototypeForReview(input.prototype),
               analysis: input.analysis,
               idea: renderCard(input.card),
             }),

@@ -27,6 +27,18 @@ export type ProblemAnalysis = z.infer<typeof analysisSchema>;
 
 export const metricDirections = ['max', 'min'] as const;
 
+// Grounding (issue 17, part "grounding"): with `--code` each step of a plan says whether the
+// prototype can run it, and why. A plain step (no `--code`, or a model that did not classify
+// it) is taken as runnable.
+export const groundedStepSchema = z.object({
+  step: text,
+  runsOnPrototype: z.boolean(),
+  reason: text,
+});
+export type GroundedStep = z.infer<typeof groundedStepSchema>;
+export const planStepSchema = z.union([text, groundedStepSchema]);
+export type PlanStep = z.infer<typeof planStepSchema>;
+
 export const ideaCardSchema = z.object({
   title: text,
   problem: text,
@@ -39,7 +51,7 @@ export const ideaCardSchema = z.object({
     metrics: z
       .array(z.object({ name: text, direction: z.enum(metricDirections) }))
       .min(1, 'name at least one metric with its direction'),
-    procedure: z.array(text).min(1),
+    procedure: z.array(planStepSchema).min(1),
     seeds: z.array(z.number().int()).min(1, 'give at least one seed'),
     ablations: z.array(text),
     expectedOutcome: text,

@@ -48,7 +48,8 @@ function listFiles(root: string, dir = root, found: { path: string; bytes: numbe
   return found;
 }
 
-const importPattern = /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.,\s]*))/gm;
+const importPattern =
+  /^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))/gm;
 
 /** Modules named by `import a, b.c` and `from a.b import c`, top level only, in order. */
 export function importedModules(source: string): string[] {

@@ -63,10 +63,12 @@ describe('codify explore --resume with experiments', () => {
     expect(resumed).toEqual([
       ['ingest', true, true],
       ['analysis', true, true],
+      // With --code the baseline and the prototype summary come before the ideas.
+      ['baseline', true, true],
+      ['prototype', true, true],
       ['ideas', true, true],
       ['review', true, true],
       ['novelty', true, true],
-      ['baseline', true, true],
       ['experiment I1', true, true],
       ['experiment I2', true, false],
       ['experiment I3', true, false],

@@ -4,7 +4,7 @@ import { askStructured } from '../repo/structured-answer.js';
 import { notesBlock } from './analysis.js';
 import { groundedPlanInstruction, groundedSystem } from './grounding/grounded-prompts.js';
 import type { RelatedItem } from './related-work.js';
-import { ideaCardSchema, ideaListSchema, type IdeaCard } from './schemas.js';
+import { cardSchemaFor, ideaListSchema, type IdeaCard } from './schemas.js';
 
 export function renderRelated(
   papers: readonly { id: string; title: string }[],
@@ -54,7 +54,7 @@ export async function generateIdeas(
       label: 'explore-ideas',
       expect: `One \`\`\`json block: {"ideas": [...]} with ${input.count} idea cards.`,
     },
-    ideaListSchema(input.count),
+    ideaListSchema(input.count, input.prototype !== undefined),
     input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
   );
   return answer.value.ideas;
@@ -96,7 +96,7 @@ export async function refineIdea(
       label: input.label,
       expect: 'One ```json block: the whole revised idea card.',
     },
-    ideaCardSchema,
+    cardSchemaFor(input.prototype !== undefined),
     input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
   );
   return answer.value;

@@ -62,10 +62,28 @@ export const ideaCardSchema = z.object({
 });
 export type IdeaCard = z.infer<typeof ideaCardSchema>;
 
+// Grounding (issue 17, part "grounding"): with `--code` every step must be classified, so an
+// answer with a plain step is asked again with the problem.
+export const groundedIdeaCardSchema = ideaCardSchema.superRefine((card, context) => {
+  card.experimentPlan.procedure.forEach((step, index) => {
+    if (typeof step === 'string') {
+      context.addIssue({
+        code: 'custom',
+        path: ['experimentPlan', 'procedure', index],
+        message: 'give the step as { "step", "runsOnPrototype", "reason" }',
+      });
+    }
+  });
+});
+
+/** The card schema of an exploration: with a prototype (`--code`), steps are classified. */
+export const cardSchemaFor = (grounded: boolean) =>
+  grounded ? groundedIdeaCardSchema : ideaCardSchema;
+
 /** Exactly `count` cards, so a short or padded answer is re-asked rather than accepted. */
-export function ideaListSchema(count: number) {
+export function ideaListSchema(count: number, grounded = false) {
   return z.object({
-    ideas: z.array(ideaCardSchema).length(count, `give exactly ${count} ideas`),
+    ideas: z.array(cardSchemaFor(grounded)).length(count, `give exactly ${count} ideas`),
   });
 }
 

@@ -6,6 +6,7 @@ import { findAction } from '../../src/agent/actions/index.js';
 import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
 import type { PrototypeSummary } from '../../src/explore/grounding/prototype-summary.js';
+import { generateIdeas } from '../../src/explore/ideas.js';
 import { resumeExplore, runExplore, type ExploreSettings } from '../../src/explore/run-explore.js';
 import type { IdeaCard } from '../../src/explore/schemas.js';
 import { createScriptedCaller, type ScriptedCaller } from '../../src/llm/scripted-model.js';
@@ -243,5 +244,28 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     expect(refine?.system?.endsWith(`\n\n${summary}`)).toBe(true);
     expect(result.experiments?.[0]?.status).toBe('ran');
     expect(result.experiments?.[0]?.notRun).toHaveLength(1);
+  });
+
+  it('with a prototype a plain plan step is asked again; without one it is taken as runnable', async () => {
+    const classified = groundedCard('Class-aware mixup');
+    const plain: IdeaCard = {
+      ...classified,
+      experimentPlan: { ...classified.experimentPlan, procedure: [runnableStep] },
+    };
+    const input = { analysis: 'gaps', related: '', compute: 'CPU only', count: 1 };
+    const grounded = createScriptedCaller({
+      planner: [json({ ideas: [plain] }), json({ ideas: [classified] })],
+    });
+    const cards = await generateIdeas(grounded.caller, { ...input, prototype: 'the prototype' });
+    expect(cards[0]?.experimentPlan.procedure).toEqual(classified.experimentPlan.procedure);
+    const [, retry] = grounded.requests.planner;
+    expect(JSON.stringify(retry?.messages)).toContain(
+      'give the step as { \\"step\\", \\"runsOnPrototype\\", \\"reason\\" }',
+    );
+
+    const ungrounded = createScriptedCaller({ planner: [json({ ideas: [plain] })] });
+    const accepted = await generateIdeas(ungrounded.caller, input);
+    expect(accepted[0]?.experimentPlan.procedure).toEqual([runnableStep]);
+    expect(ungrounded.requests.planner[0]?.system).not.toContain('the prototype');
   });
 });

@@ -29,18 +29,11 @@ const kilobytes = (bytes: number) =>
       : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
 /**
- * The run time as an order of magnitude: the exact time varies between runs, and a replayed
- * exploration must send the prompts it recorded.
+ * The run time in seconds, always in this unit: a replay compares prompts with their numbers
+ * masked, so a recorded exploration replays although the baseline's time varies.
  */
-export function runTimeBand(durationMs: number | undefined): string {
-  if (durationMs === undefined) return 'run time not recorded';
-  const seconds = durationMs / 1000;
-  if (seconds < 1) return 'under a second';
-  if (seconds < 10) return 'between 1 and 10 seconds';
-  if (seconds < 60) return 'between 10 seconds and a minute';
-  if (seconds < 600) return 'between 1 and 10 minutes';
-  if (seconds < 3600) return 'between 10 minutes and an hour';
-  return 'over an hour';
+export function runTime(durationMs: number | undefined): string {
+  return durationMs === undefined ? 'an unrecorded time' : `${(durationMs / 1000).toFixed(1)} s`;
 }
 
 const metricLinePattern =
@@ -98,10 +91,10 @@ function describePackages(probe: PackageProbe): string {
 }
 
 function describeBaseline(baseline: MeasuredBaseline, printed: readonly string[]): string {
-  const time = runTimeBand(baseline.durationMs);
+  const time = runTime(baseline.durationMs);
   if (!baseline.ran) {
     const tail = baseline.output.trim().split('\n').slice(-3).join(' / ');
-    return `did not run (exit ${String(baseline.exitCode)}, ${time}); the last lines of its output: ${tail === '' ? '(none)' : tail}`;
+    return `did not run (exit ${String(baseline.exitCode)}, after ${time}); the last lines of its output: ${tail === '' ? '(none)' : tail}`;
   }
   const metric = baseline.task.metric;
   const reading = metric === undefined ? undefined : parseMetric(baseline.output, metric);
@@ -111,7 +104,7 @@ function describeBaseline(baseline: MeasuredBaseline, printed: readonly string[]
       : printed.length === 0
         ? 'no metric printed'
         : printed.join(', ');
-  return `ran unchanged in ${time}: ${value}`;
+  return `ran unchanged in ${time} (in the sandbox, start-up included): ${value}`;
 }
 
 /** Scans the folder, asks the interpreter for its packages, and fills the summary in. */

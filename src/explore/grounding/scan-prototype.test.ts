@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runTimeBand } from './prototype-summary.js';
+import { runTime } from './prototype-summary.js';
 import { dataLoads, importedModules, scanPrototype } from './scan-prototype.js';
 
 const example = fileURLToPath(new URL('../../../examples/explore/prototype', import.meta.url));
@@ -44,10 +44,9 @@ describe('the prototype scan', () => {
     expect(scan.dataFiles).toEqual([]);
   });
 
-  it('states the run time as an order of magnitude, the same from run to run', () => {
-    expect(runTimeBand(420)).toBe('under a second');
-    expect(runTimeBand(4_200)).toBe('between 1 and 10 seconds');
-    expect(runTimeBand(125_000)).toBe('between 1 and 10 minutes');
-    expect(runTimeBand(undefined)).toBe('run time not recorded');
+  it('states the run time in seconds, whatever its size', () => {
+    expect(runTime(420)).toBe('0.4 s');
+    expect(runTime(125_000)).toBe('125.0 s');
+    expect(runTime(undefined)).toBe('an unrecorded time');
   });
 });

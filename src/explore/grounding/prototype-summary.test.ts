@@ -69,4 +69,16 @@ describe('the prototype summary', () => {
     );
     expect(summary.printedLines).toEqual([]);
   });
+
+  it('names a big folder by its first 30 files and a count', async () => {
+    const { codeDir, baseline } = await baselineOf('val_loss = 0.42\n', true);
+    mkdirSync(join(codeDir, 'shards'));
+    for (let index = 10; index < 50; index += 1) {
+      writeFileSync(join(codeDir, 'shards', `part-${index}.csv`), '1\n');
+    }
+    const summary = await summarizePrototype(baseline, codeDir, 'CPU only, no GPU');
+    expect(summary.text).toContain('- Files: shards/part-10.csv (2 B), ');
+    expect(summary.text).toContain('shards/part-39.csv (2 B) and 13 more\n');
+    expect(summary.text).toContain('shards/part-39.csv (2 B) and 11 more\n- Compute');
+  });
 });

@@ -67,6 +67,19 @@ function describeMetric(baseline: MeasuredBaseline, printed: readonly string[]):
   return `printed as \`<name>: <value>\` lines; the baseline printed ${shown} (an experiment is judged on a metric of its plan printed the same way)`;
 }
 
+/** Files shown in the prompt; a big folder is named by its first ones and a count. */
+const shownFiles = 30;
+
+function describeFiles(scan: PrototypeScan): string {
+  const shown = scan.files
+    .slice(0, shownFiles)
+    .map((file) => `${file.path} (${kilobytes(file.bytes)})`);
+  const more = scan.files.length - shown.length;
+  return more <= 0
+    ? shown.join(', ')
+    : `${shown.join(', ')} and ${more} more${scan.truncated ? ' (the listing stops at 200)' : ''}`;
+}
+
 function describeData(scan: PrototypeScan): string {
   const loads =
     scan.loads.length === 0
@@ -75,7 +88,12 @@ function describeData(scan: PrototypeScan): string {
   const files =
     scan.dataFiles.length === 0
       ? 'no data files in the folder'
-      : `data files: ${scan.dataFiles.map((file) => `${file.path} (${kilobytes(file.bytes)})`).join(', ')}`;
+      : `data files: ${scan.dataFiles
+          .slice(0, shownFiles)
+          .map((file) => `${file.path} (${kilobytes(file.bytes)})`)
+          .join(
+            ', ',
+          )}${scan.dataFiles.length > shownFiles ? ` and ${scan.dataFiles.length - shownFiles} more` : ''}`;
   return `${loads}; ${files}`;
 }
 
@@ -121,7 +139,7 @@ export async function summarizePrototype(
   const { task } = baseline;
   const entrypoint = `\`python ${[task.entrypoint, ...task.args].join(' ')}\`${task.args.length === 0 ? ' (no arguments)' : ''}, at most ${task.timeoutS} s a run`;
   const text = loadPrompt('explore-prototype', {
-    files: scan.files.map((file) => `${file.path} (${kilobytes(file.bytes)})`).join(', '),
+    files: describeFiles(scan),
     entrypoint,
     metric: describeMetric(baseline, printed),
     data: describeData(scan),

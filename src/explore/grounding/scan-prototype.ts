@@ -5,6 +5,8 @@ import { extname, join, relative } from 'node:path';
 export interface PrototypeScan {
   /** Every file, relative to the folder, with its size in bytes (hidden and cache folders left out). */
   files: { path: string; bytes: number }[];
+  /** Whether the folder holds more files than the listing keeps. */
+  truncated: boolean;
   /** Top-level modules the Python files import that are not files of the prototype. */
   imports: string[];
   /** Calls that load data, as written in the source (`load_wine(return_X_y=True)`). */
@@ -97,5 +99,5 @@ export function scanPrototype(dir: string): PrototypeScan {
     for (const call of dataLoads(source)) if (!loads.includes(call)) loads.push(call);
   }
   const dataFiles = files.filter((file) => dataExtensions.has(extname(file.path).toLowerCase()));
-  return { files, imports, loads, dataFiles };
+  return { files, truncated: files.length >= maxFiles, imports, loads, dataFiles };
 }

@@ -105,6 +105,9 @@ export function renderIdeasMarkdown(exploration: Exploration): string {
     `From ${exploration.papers.map((paper) => `[${paper.id}] ${paper.title} (${paper.path})`).join(', ')}.`,
     `${exploration.settings.ideas} ideas, ${exploration.settings.reviewers} reviewer(s) per idea, ${exploration.settings.refineRounds} refinement round(s); compute: ${exploration.settings.compute}.`,
     '',
+    ...(exploration.prototype === undefined
+      ? []
+      : [exploration.prototype.replace(/^## /, '## Grounding: '), '']),
     '## Problem analysis',
     '',
     '### Research tasks',

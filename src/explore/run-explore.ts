@@ -177,7 +177,10 @@ async function explore(
       checkNovelty(run, models, reviewed, { papers, related: inputs.related }, settings, keywords),
     { describe: describeNovelty },
   );
-  const exploration = rankedExploration(papers, inputs, analysis, explored, settings, compute);
+  const exploration = {
+    ...rankedExploration(papers, inputs, analysis, explored, settings, compute),
+    ...(grounding === undefined ? {} : { prototype: grounding.summary.text }),
+  };
   const files = writeIdeas(run, exploration);
   const measured =
     settings.experiments === undefined

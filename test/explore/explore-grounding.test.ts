@@ -171,6 +171,10 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     expect(methodology).toContain(impossibleReason);
     const report = readFileSync(result.report ?? '', 'utf8');
     expect(report).toContain(`- ${impossibleStep} — ${impossibleReason}`);
+    expect(result.exploration.prototype).toBe(summary);
+    expect(readFileSync(result.ideasMarkdown, 'utf8')).toContain(
+      '## Grounding: The prototype the experiments run on',
+    );
     expect(readFileSync(result.ideasMarkdown, 'utf8')).toContain(
       `${impossibleStep} [not runnable on the prototype: ${impossibleReason}]`,
     );

@@ -112,6 +112,22 @@ describe('loadConfig', () => {
     expect(fromFlags.record).toBe(join(cwd, 'session.jsonl'));
   });
 
+  it('takes several judge models (explore reviewers take them in turn); other roles one', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'codify-judges-'));
+    const config = loadConfig({
+      cwd,
+      env: {},
+      flags: { judge: 'openai:a, anthropic:b', worker: 'openai:c,openai:d' },
+    });
+    expect(config.roles.judge.models).toEqual(['openai:a', 'anthropic:b']);
+    expect(config.roles.worker.models).toEqual(['openai:c']);
+    const fromEnv = loadConfig({ cwd, env: { CODIFY_JUDGE_MODEL: 'openai:a,openai:b' } });
+    expect(fromEnv.roles.judge.models).toEqual(['openai:a', 'openai:b']);
+    expect(() => loadConfig({ cwd, env: {}, flags: { judge: 'openai:a,nope:b' } })).toThrow(
+      /--judge\[1\]/,
+    );
+  });
+
   it('rejects a bad --timeout-ms naming the flag', () => {
     const program = addModelOptions(
       new Command().exitOverride().configureOutput({ writeErr: () => undefined }),

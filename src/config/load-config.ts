@@ -40,6 +40,12 @@ const splitSpecs = (text: string): string[] =>
 const nonEmpty = (value: string | undefined): string | undefined =>
   value === undefined || value.trim() === '' ? undefined : value;
 
+/**
+ * Roles that take several models: the planner's cascade, and the judge's models that
+ * explore's independent reviewers take in turn (every other use of the judge takes the first).
+ */
+const listRoles: ReadonlySet<RoleName> = new Set(['planner', 'judge']);
+
 interface Candidate {
   specs: string[];
   where: string;
@@ -54,7 +60,7 @@ function roleCandidate(
   if (own.value !== undefined) {
     const specs = typeof own.value === 'string' ? splitSpecs(own.value) : own.value;
     if (specs.length > 0)
-      return { specs: role === 'planner' ? specs : specs.slice(0, 1), where: own.where };
+      return { specs: listRoles.has(role) ? specs : specs.slice(0, 1), where: own.where };
   }
   const sharedValue = nonEmpty(shared.value);
   return sharedValue === undefined

@@ -2,14 +2,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { chooseInterpreter } from '../agent/implement.js';
 import { type ImplementResult, resultFile } from '../agent/final-result.js';
-import { throwIfStopped } from '../errors/run-stopped.js';
 import type { CodifyEventBody } from '../runs/events.js';
 import { createSandbox } from '../sandbox/index.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { loadTask } from '../tasks/load-task.js';
-import { measureStarter } from '../tasks/measure-starter.js';
 import { runSeeds, type SeedRun } from '../tasks/seeds/run-seeds.js';
-import { seededInvocation } from '../tasks/seeds/task-seed.js';
+import { measureStarterSeed } from '../tasks/seeds/starter-seed.js';
 import type { Task } from '../tasks/types.js';
 import { stateOf } from './dispatch/run-state.js';
 import type { PlannedRun } from './suite/plan-runs.js';
@@ -99,25 +97,15 @@ async function measureStarterSeeds(context: SeedContext, item: TaskItem): Promis
     if (existsSync(file)) continue;
     const dir = join(evalDir, 'seeds', item.name, 'starter');
     mkdirSync(dir, { recursive: true });
-    const invocation = seededInvocation(declaration, seed, task.args);
-    const measurement = await measureStarter({
-      task: { ...task, args: invocation.args },
+    const entry = await measureStarterSeed({
+      task,
+      declaration,
+      seed,
       sandbox: context.sandbox,
       interpreter: context.interpreter,
       runDir: join(dir, `seed-${seed}`),
-      env: invocation.env,
       ...(context.signal === undefined ? {} : { signal: context.signal }),
     });
-    // A run cut off by a stop is no measurement: nothing is kept, the next invocation runs it.
-    throwIfStopped(context.signal);
-    const { execution } = measurement;
-    const entry: SeedRun = {
-      seed,
-      value: execution.exitCode === 0 ? (measurement.metric?.value ?? null) : null,
-      exitCode: execution.exitCode,
-      timedOut: execution.timedOut,
-      outputPath: execution.outputPath,
-    };
     writeFileSync(file, `${JSON.stringify(entry, null, 2)}\n`);
     context.emit({
       type: 'seed-measure',

@@ -2,6 +2,7 @@ import type { NoveltyCheck } from './novelty.js';
 import type { UnverifiedQuote } from './quote-check.js';
 import type { RelatedItem } from './related-work.js';
 import type { AveragedReview } from './review.js';
+import type { IdeaChoice } from './review-choice.js';
 import type { IdeaCard, ProblemAnalysis } from './schemas.js';
 
 export interface ExploredIdea {
@@ -38,4 +39,6 @@ export interface Exploration {
   prototype?: string;
   /** Ranked by the judge's score, best first (experiments, when run, rank by measurement). */
   ideas: ExploredIdea[];
+  /** Reviews part: with `--run`, the ideas it takes and why (the gate may change them; report.md says). */
+  chosen?: IdeaChoice[];
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { RunClosing, RunScope } from '../runs/lifecycle.js';
+import { primaryPaired } from './experiments/paired-results.js';
 import type { ExperimentRecord } from './experiments/run-experiments.js';
 import type { Exploration } from './exploration.js';
 import type { ExploreResult } from './run-explore.js';
@@ -22,11 +23,15 @@ export function closeExploration(
   const ranked = exploration.ideas;
   const best = ranked[0];
   const top = measured?.experiments[0];
-  const improvement = top?.metric?.seeds?.improvement ?? top?.metric?.improvement ?? null;
+  const paired = primaryPaired(top?.paired)?.effect ?? null;
+  const improvement =
+    paired?.effect ?? top?.metric?.seeds?.improvement ?? top?.metric?.improvement ?? null;
   const over =
-    top?.metric?.seeds === undefined
-      ? 'over the baseline'
-      : `over the baseline, mean of ${top.metric.seeds.runs.length} seeds`;
+    paired !== null
+      ? `± ${Number(paired.margin.toPrecision(4))} over the baseline, paired on ${paired.pairs.length} seeds`
+      : top?.metric?.seeds === undefined
+        ? 'over the baseline'
+        : `over the baseline, mean of ${top.metric.seeds.runs.length} seeds`;
   const reusedCalls = scope.reusedCalls();
   return {
     status: 'completed',

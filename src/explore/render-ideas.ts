@@ -1,5 +1,7 @@
 import { describeStep } from './grounding/plan-steps.js';
 import type { Exploration, ExploredIdea } from './exploration.js';
+import { describeAgreement } from './review-agreement.js';
+import { renderChoices } from './review-choice.js';
 import { reviewCriteria, type ReviewAspect } from './schemas.js';
 
 const aspectNames: Record<ReviewAspect, string> = {
@@ -11,7 +13,6 @@ const aspectNames: Record<ReviewAspect, string> = {
 function renderIdea(idea: ExploredIdea, rank: number): string {
   const { card } = idea;
   const plan = card.experimentPlan;
-  const review = idea.reviews.at(-1);
   const lines = [
     `## ${rank}. ${card.title} (${idea.id}, judge score ${idea.score.toFixed(2)} / 5)`,
     '',
@@ -63,25 +64,55 @@ function renderIdea(idea: ExploredIdea, rank: number): string {
     }
   }
   lines.push('');
-  if (review !== undefined) {
-    const rounds = idea.reviews.map((entry) => entry.overall.toFixed(2)).join(' → ');
-    lines.push(
-      `**Review** (${review.reviewers} reviewer(s)${idea.reviews.length > 1 ? `; overall by round: ${rounds}` : ''}).`,
-      '',
-      '| aspect | criterion | score | reasons |',
-      '| --- | --- | --- | --- |',
-    );
-    for (const aspect of Object.keys(reviewCriteria) as ReviewAspect[]) {
-      for (const [name, criterion] of Object.entries(review.aspects[aspect].criteria)) {
-        const reasons = criterion.reasons.join(' / ').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-        lines.push(
-          `| ${aspectNames[aspect]} | ${name} | ${criterion.mean.toFixed(2)} | ${reasons} |`,
-        );
-      }
-    }
-    lines.push('');
-  }
+  lines.push(...renderReview(idea));
   return lines.join('\n');
+}
+
+/** An idea's last review: the reviewers' scores with their range, agreement, the meta-review. */
+function renderReview(idea: ExploredIdea): string[] {
+  const review = idea.reviews.at(-1);
+  if (review === undefined) return [];
+  const rounds = idea.reviews.map((entry) => entry.overall.toFixed(2)).join(' → ');
+  const failed = review.failed ?? [];
+  const lines = [
+    `**Review** (${review.reviewers} reviewer(s)${review.models === undefined ? '' : `: ${review.models.join(', ')}`}${idea.reviews.length > 1 ? `; reviewers' mean by round: ${rounds}` : ''}).`,
+    '',
+  ];
+  if (review.agreement !== undefined) {
+    lines.push(`Agreement: ${describeAgreement(review.agreement)}.`, '');
+  }
+  for (const entry of failed) {
+    lines.push(
+      `- Reviewer ${entry.reviewer} (${entry.model}) gave no valid review: ${entry.reason}`,
+    );
+  }
+  if (failed.length > 0) lines.push('');
+  const meta = review.meta;
+  lines.push(
+    `| aspect | criterion | reviewers' mean | scores (range) |${meta === undefined ? '' : ' meta-review |'} reasons |`,
+    `| --- | --- | --- | --- |${meta === undefined ? '' : ' --- |'} --- |`,
+  );
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  for (const aspect of Object.keys(reviewCriteria) as ReviewAspect[]) {
+    for (const [name, criterion] of Object.entries(review.aspects[aspect].criteria)) {
+      const reconciled = meta?.aspects[aspect].criteria[name];
+      const metaCell =
+        meta === undefined
+          ? ''
+          : ` ${reconciled === undefined ? '—' : `${reconciled.score}: ${cell(reconciled.reason)}`} |`;
+      lines.push(
+        `| ${aspectNames[aspect]} | ${name} | ${criterion.mean.toFixed(2)} | ${criterion.scores.join(', ')} (${criterion.range ?? 0}) |${metaCell} ${cell(criterion.reasons.join(' / '))} |`,
+      );
+    }
+  }
+  lines.push('');
+  if (meta !== undefined) {
+    lines.push(
+      `**Meta-review** (${meta.model}): ${meta.overall.toFixed(2)} / 5, the idea's score. ${meta.summary}`,
+      '',
+    );
+  }
+  return lines;
 }
 
 /** ideas.md: the analysis with its citations, unverified quotes named, then the ranked cards. */
@@ -103,7 +134,7 @@ export function renderIdeasMarkdown(exploration: Exploration): string {
     '# Research ideas',
     '',
     `From ${exploration.papers.map((paper) => `[${paper.id}] ${paper.title} (${paper.path})`).join(', ')}.`,
-    `${exploration.settings.ideas} ideas, ${exploration.settings.reviewers} reviewer(s) per idea, ${exploration.settings.refineRounds} refinement round(s); compute: ${exploration.settings.compute}.`,
+    `${exploration.settings.ideas} ideas, ${exploration.settings.reviewers} independent reviewer(s) per idea${exploration.settings.reviewers > 1 ? ' and a meta-review' : ''}, ${exploration.settings.refineRounds} refinement round(s); compute: ${exploration.settings.compute}.`,
     '',
     ...(exploration.prototype === undefined
       ? []
@@ -131,6 +162,7 @@ export function renderIdeasMarkdown(exploration: Exploration): string {
     '# Ideas, ranked by the judge',
     '',
     ...exploration.ideas.map((idea, index) => renderIdea(idea, index + 1)),
+    renderChoices(exploration.chosen ?? [], '# Why these ideas were chosen to run'),
   ];
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }

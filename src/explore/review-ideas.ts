@@ -2,7 +2,7 @@ import type { ModelCaller } from '../llm/types.js';
 import type { Run } from '../runs/run.js';
 import type { ExploredIdea } from './exploration.js';
 import { refineIdea } from './ideas.js';
-import { renderReviews, reviewIdea, type AveragedReview } from './review.js';
+import { renderReviews, reviewIdea, reviewScore, type AveragedReview } from './review.js';
 import type { IdeaCard } from './schemas.js';
 
 export type ReviewedIdea = Omit<ExploredIdea, 'novelty'>;
@@ -19,7 +19,8 @@ export interface ReviewSettings {
 
 /**
  * Stage `review`: each card reviewed by the judge, then refined against its reviews and
- * reviewed again, `refineRounds` times; an idea's score is its last review's mean.
+ * reviewed again, `refineRounds` times; an idea's score is its last review's meta-review
+ * mean (the reviewers' mean when there is no meta-review).
  */
 export async function reviewIdeas(
   models: ModelCaller,
@@ -52,6 +53,7 @@ async function reviewAndRefine(
       reviewers: settings.reviewers,
       label: `explore-review ${id} round ${round}`,
       ...(settings.prototype === undefined ? {} : { prototype: settings.prototype }),
+      warn: (message) => run.emit({ type: 'log', level: 'warn', message }),
     });
     run.emit({
       type: 'idea-review',
@@ -59,6 +61,9 @@ async function reviewAndRefine(
       round,
       reviewers: averaged.reviewers,
       average: averaged.overall,
+      ...(averaged.meta === undefined ? {} : { meta: averaged.meta.overall }),
+      ...(averaged.agreement === undefined ? {} : { withinOne: averaged.agreement.withinOne }),
+      ...(averaged.failed === undefined ? {} : { failed: averaged.failed.length }),
     });
     reviews.push(averaged);
     return averaged;
@@ -75,10 +80,15 @@ async function reviewAndRefine(
     });
     last = await review(round);
   }
-  return { id, card, earlierVersions, reviews, score: last.overall };
+  return { id, card, earlierVersions, reviews, score: reviewScore(last) };
 }
 
-/** The review stage's line: each idea's score. */
+/** The review stage's line: each idea's score and its reviewers' agreement. */
 export function describeReviews(ideas: readonly ReviewedIdea[]): string {
-  return ideas.map((idea) => `${idea.id} ${idea.score.toFixed(2)}`).join(', ');
+  return ideas
+    .map((idea) => {
+      const agreement = idea.reviews.at(-1)?.agreement;
+      return `${idea.id} ${idea.score.toFixed(2)}${agreement === undefined ? '' : ` (${Math.round(agreement.withinOne * 100)}% of criteria within one point)`}`;
+    })
+    .join(', ');
 }

@@ -120,3 +120,9 @@ export const reviewSchema = z.object({
   experimentPlan: aspectSchema(reviewCriteria.experimentPlan),
 });
 export type Review = z.infer<typeof reviewSchema>;
+
+// --- Reviews part (issue 17): the meta-review that reconciles the independent reviews. ---
+
+/** The meta-reviewer's reconciled scores, every criterion, and its summary of the reviews. */
+export const metaReviewSchema = reviewSchema.extend({ summary: text });
+export type MetaReview = z.infer<typeof metaReviewSchema>;

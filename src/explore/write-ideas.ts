@@ -8,6 +8,7 @@ import type { ExploreSettings } from './explore-settings.js';
 import type { FittedPaper } from './ingest-papers.js';
 import { defaultNoveltyMinWorks } from './novelty.js';
 import { renderIdeasMarkdown } from './render-ideas.js';
+import { explainChoices } from './review-choice.js';
 
 /** ideas.json and ideas.md in the run folder. */
 export interface IdeasFiles {
@@ -24,6 +25,7 @@ export function rankedExploration(
   settings: ExploreSettings,
   compute: string,
 ): Exploration {
+  const ranked = [...ideas].sort((first, second) => second.score - first.score);
   return {
     papers: papers.map(({ id, title, path, format }) => ({ id, title, path, format })),
     ...(inputs.notes === undefined ? {} : { notes: inputs.notes.path }),
@@ -40,7 +42,10 @@ export function rankedExploration(
       noveltyMinWorks: settings.noveltyMinWorks ?? defaultNoveltyMinWorks,
     },
     // Stable: ideas with equal scores keep their generated order.
-    ideas: [...ideas].sort((first, second) => second.score - first.score),
+    ideas: ranked,
+    ...(settings.experiments === undefined
+      ? {}
+      : { chosen: explainChoices(settings.experiments.select, ranked) }),
   };
 }
 

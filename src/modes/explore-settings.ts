@@ -44,11 +44,12 @@ export const exploreSettings = z
       group: 'run',
       form: { label: 'ideas' },
     }),
-    reviewers: setting(z.number().int().min(1).max(10).default(1), {
+    reviewers: setting(z.number().int().min(1).max(10).default(3), {
       flag: '--reviewers',
       valueName: '<n>',
-      help: 'judge reviews per idea, averaged',
+      help: 'independent judge reviews per idea, spread over the --judge models in turn; two or more are reconciled by a meta-review',
       group: 'run',
+      form: { label: 'reviewers' },
     }),
     refineRounds: setting(z.number().int().min(0).max(5).default(1), {
       flag: '--refine-rounds',

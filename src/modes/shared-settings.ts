@@ -57,10 +57,10 @@ export const modelSettings = {
     help: 'model for memory and long outputs',
     group: 'models',
   }),
-  judge: setting(modelSpec('judge', 'evaluation', false).optional(), {
+  judge: setting(modelSpec('judge', 'evaluation', true).optional(), {
     flag: '--judge',
-    valueName: '<spec>',
-    help: 'model for evaluation',
+    valueName: '<specs>',
+    help: "model for evaluation; comma-separated, explore's reviewers take them in turn (other uses: the first)",
     group: 'models',
   }),
 };

@@ -197,115 +197,133 @@ function runsOnLater(last: Line, line: Line): boolean {
   return line.gapBefore === Infinity && last.right > last.columnRight - 2;
 }
 
-/** Lays PDF lines out as a document: headings, paragraphs, equations, tables, algorithms. */
-export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
-  const dropped = furniture(lines);
-  const content: Line[] = lines.filter((line) => !dropped.has(line)).map(withoutEquationNumber);
-  const builder = new DocumentBuilder();
-  const { title, authors, rest } = titleBlock(content);
-  builder.title = title;
-  builder.authors = authors;
-  const body = bodySize(rest);
-  const headings = new HeadingDetector(rest, body);
-  const words = new Dehyphenator(rest.map((line) => line.text));
-  const join = (previous: string, next: string): string =>
-    /\p{L}-$/u.test(previous) ? words.join(previous, next) : `${previous} ${next}`;
-  let open: Open = { kind: 'none' };
-  let sawNumberedSection = false;
-  // Footnotes go where their mark is, as "(text)" the way the LaTeX reader writes them;
-  // one whose mark is not found follows the paragraph it interrupts.
-  const notes = collectFootnotes(rest, join);
-  const used = new Set<Footnote>();
-  const waiting: Footnote[] = [];
-  const withFootnotes = (text: string): string =>
-    text.replace(footnoteMark, (whole, word: string, mark: string) => {
-      const note = notes.find((candidate) => candidate.mark === mark && !used.has(candidate));
-      if (note === undefined) return whole;
-      used.add(note);
-      return `${word} (${note.text})`;
-    });
-  const flushFootnotes = (): void => {
-    for (const note of waiting.splice(0)) {
-      if (!used.has(note))
-        builder.paragraph(note.mark === '' ? note.text : `${note.mark} ${note.text}`);
-      used.add(note);
-    }
-  };
+type OpenParagraph = Open & { kind: 'paragraph' };
+type OpenTable = Open & { kind: 'table' };
+type OpenAlgorithm = Open & { kind: 'algorithm' };
+
+/** What the layout knows of the line in hand, shared by the steps that may take it. */
+interface LineContext {
+  line: Line;
+  index: number;
+  /** Whether the line starts a new block (set off by space, or indented after a sentence). */
+  newBlock: boolean;
+}
+
+/** An algorithm's steps as text: indented from the statements' left edge. */
+function algorithmText(algorithm: OpenAlgorithm, body: number): string {
+  // "Require:" lines stand at the margin, so the statements' edge is measured without them.
+  const statements = algorithm.steps.filter(
+    (step) => !/^(Require|Ensure|Input|Output):/.test(step.text),
+  );
+  const left = Math.min(
+    ...(statements.length > 0 ? statements : algorithm.steps).map((step) => step.x),
+  );
+  const space = body * 0.6;
+  return algorithm.steps
+    .map((step) => `${' '.repeat(Math.max(0, Math.round((step.x - left) / space)))}${step.text}`)
+    .join('\n');
+}
+
+/**
+ * The layout of a paper's lines, one line at a time: the open block, the blocks a float
+ * interrupted, and the footnotes waiting for their place.
+ */
+class PdfLayout {
+  private readonly builder = new DocumentBuilder();
+  private readonly body: number;
+  private readonly headings: HeadingDetector;
+  private readonly words: Dehyphenator;
+  private readonly notes: Footnote[];
+  private readonly used = new Set<Footnote>();
+  private readonly waiting: Footnote[] = [];
+  private readonly floats: FloatPlacement;
+  private readonly deferred: (() => void)[] = [];
+  private open: Open = { kind: 'none' };
+  private sawNumberedSection = false;
   // A paragraph interrupted by a float at the top of the next column: the float is built
   // after the paragraph, as the LaTeX source has it.
-  let suspended: (Open & { kind: 'paragraph' }) | undefined;
+  private suspended: OpenParagraph | undefined;
   // The caption of a full-width figure that interrupted `suspended` at the top of a page.
-  let interruptingCaption: (Open & { kind: 'paragraph' }) | undefined;
-  const deferred: (() => void)[] = [];
-  const floats = new FloatPlacement(builder, rest);
-  const placeTable = (table: PaperTable, number: string | undefined, page: number): void =>
-    floats.place(number === undefined ? undefined : `table ${number}`, page, (at) =>
-      at === undefined ? builder.table(table) : builder.tableAt(at, table),
-    );
-  const emitParagraph = (paragraph: Open & { kind: 'paragraph' }): void => {
-    const text = withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
-    // A figure's caption is placed like a table.
-    const figure = captionKey(text);
-    if (figure?.startsWith('figure') === true) {
-      floats.place(figure, paragraph.last.page, (at) =>
-        at === undefined ? builder.paragraph(text) : builder.paragraphAt(at, text),
-      );
-    } else builder.paragraph(text);
-    for (const action of deferred.splice(0)) action();
-    if (figure === undefined) floats.paragraphPlaced(text, paragraph.last.page);
-  };
-  const close = (): void => {
-    interruptingCaption = undefined;
-    if (suspended !== undefined) {
-      emitParagraph(suspended);
-      suspended = undefined;
-    }
-    if (open.kind === 'paragraph') emitParagraph(open);
-    if (open.kind === 'equation') builder.equation(open.parts.join(' '));
-    if (open.kind === 'table') placeTable(open.table, open.number, open.page);
-    if (open.kind === 'algorithm') {
-      // Steps indent from the statements' left edge; "Require:" lines stand at the margin.
-      const statements = open.steps.filter(
-        (step) => !/^(Require|Ensure|Input|Output):/.test(step.text),
-      );
-      const left = Math.min(
-        ...(statements.length > 0 ? statements : open.steps).map((step) => step.x),
-      );
-      const space = body * 0.6;
-      const text = open.steps
-        .map(
-          (step) => `${' '.repeat(Math.max(0, Math.round((step.x - left) / space)))}${step.text}`,
-        )
-        .join('\n');
-      builder.algorithm({ caption: open.caption, text });
-    }
-    open = { kind: 'none' };
-    flushFootnotes();
-  };
+  private interruptingCaption: OpenParagraph | undefined;
 
-  for (const [index, line] of rest.entries()) {
-    floats.position = index;
+  constructor(
+    private readonly lines: Line[],
+    title: string,
+    authors: string[],
+  ) {
+    this.builder.title = title;
+    this.builder.authors = authors;
+    this.body = bodySize(lines);
+    this.headings = new HeadingDetector(lines, this.body);
+    this.words = new Dehyphenator(lines.map((line) => line.text));
+    // Footnotes go where their mark is, as "(text)" the way the LaTeX reader writes them;
+    // one whose mark is not found follows the paragraph it interrupts.
+    this.notes = collectFootnotes(lines, this.join);
+    this.floats = new FloatPlacement(this.builder, lines);
+  }
+
+  private readonly join = (previous: string, next: string): string =>
+    /\p{L}-$/u.test(previous) ? this.words.join(previous, next) : `${previous} ${next}`;
+
+  build(path: string): PaperDocument {
+    for (const [index, line] of this.lines.entries()) {
+      this.floats.position = index;
+      this.take(line, index);
+    }
+    this.close();
+    this.flushFootnotes();
+    this.floats.finish();
+    return this.builder.build({ format: 'pdf', path });
+  }
+
+  /** Lays one line out: the first step that recognises it takes it. */
+  private take(line: Line, index: number): void {
     if (line.footnote) {
-      const note = notes.find((candidate) => candidate.lines.includes(line));
-      if (note !== undefined && !waiting.includes(note)) waiting.push(note);
-      continue;
+      const note = this.notes.find((candidate) => candidate.lines.includes(line));
+      if (note !== undefined && !this.waiting.includes(note)) this.waiting.push(note);
+      return;
     }
-    // The column text under a figure that interrupted a paragraph goes on with that
-    // paragraph; the caption follows it, as the source has the figure after its paragraph.
-    const resumes =
-      suspended !== undefined &&
-      interruptingCaption !== undefined &&
-      open === interruptingCaption &&
-      continues(line) &&
-      line.gapBefore > 1.5 * line.size;
-    if (resumes && suspended !== undefined && interruptingCaption !== undefined) {
-      const caption = interruptingCaption;
-      deferred.push(() => emitParagraph(caption));
-      open = suspended;
-      suspended = undefined;
-      interruptingCaption = undefined;
-    }
-    const previousLine = open.kind === 'paragraph' ? open.last : undefined;
+    const resumes = this.resumeAfterFigure(line);
+    const context: LineContext = { line, index, newBlock: !resumes && this.startsBlock(line) };
+    if (
+      this.heading(line) ||
+      this.figureInterrupts(line) ||
+      this.tableCaption(line) ||
+      this.tableRow(context) ||
+      this.algorithm(context) ||
+      this.uncaptionedTable(context) ||
+      this.equation(context)
+    )
+      return;
+    this.paragraphLine(context);
+  }
+
+  /**
+   * The column text under a figure that interrupted a paragraph goes on with that
+   * paragraph; the caption follows it, as the source has the figure after its paragraph.
+   */
+  private resumeAfterFigure(line: Line): boolean {
+    const { suspended, interruptingCaption } = this.suspendedByFigure() ?? {};
+    if (suspended === undefined || interruptingCaption === undefined) return false;
+    if (!continues(line) || !(line.gapBefore > 1.5 * line.size)) return false;
+    this.deferred.push(() => this.emitParagraph(interruptingCaption));
+    this.open = suspended;
+    this.suspended = undefined;
+    this.interruptingCaption = undefined;
+    return true;
+  }
+
+  /** The paragraph a figure interrupted and that figure's caption, while the caption is open. */
+  private suspendedByFigure():
+    { suspended: OpenParagraph; interruptingCaption: OpenParagraph } | undefined {
+    const { suspended, interruptingCaption } = this;
+    if (suspended === undefined || interruptingCaption === undefined) return undefined;
+    return this.open === interruptingCaption ? { suspended, interruptingCaption } : undefined;
+  }
+
+  /** Whether a line starts a new block: set off by space, or indented after a sentence's end. */
+  private startsBlock(line: Line): boolean {
+    const previousLine = this.open.kind === 'paragraph' ? this.open.last : undefined;
     // A paragraph runs on into the next column or page when its line filled the column.
     const runsOn =
       previousLine !== undefined &&
@@ -319,151 +337,247 @@ export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
       line.x > previousLine.x + 0.6 * line.size &&
       line.x < previousLine.x + 3 * line.size &&
       /[.!?:]["')\]]?$/.test(previousLine.text);
-    let newBlock = !resumes && ((line.gapBefore > 1.5 * line.size && !runsOn) || indented);
-    const heading = headings.detect(line);
-    if (heading) {
-      close();
-      // After numbered sections, "A Proofs" is an appendix, as LaTeX's \appendix numbers it.
-      const appendix = /^([A-H])\s+(\p{Lu}.*)$/u.exec(heading.text);
-      const text =
-        appendix && sawNumberedSection ? `Appendix ${appendix[1]}: ${appendix[2]}` : heading.text;
-      if (/^\d/.test(heading.text)) sawNumberedSection = true;
-      builder.heading(text, heading.level);
-      continue;
-    }
+    return (line.gapBefore > 1.5 * line.size && !runsOn) || indented;
+  }
+
+  private heading(line: Line): boolean {
+    const heading = this.headings.detect(line);
+    if (!heading) return false;
+    this.close();
+    // After numbered sections, "A Proofs" is an appendix, as LaTeX's \appendix numbers it.
+    const appendix = /^([A-H])\s+(\p{Lu}.*)$/u.exec(heading.text);
+    const text =
+      appendix && this.sawNumberedSection
+        ? `Appendix ${appendix[1]}: ${appendix[2]}`
+        : heading.text;
+    if (/^\d/.test(heading.text)) this.sawNumberedSection = true;
+    this.builder.heading(text, heading.level);
+    return true;
+  }
+
+  /** A figure caption at the top of a column interrupts the paragraph that runs on past it. */
+  private figureInterrupts(line: Line): boolean {
     if (
-      figureCaption.test(line.text) &&
-      open.kind === 'paragraph' &&
-      suspended === undefined &&
-      runsOnLater(open.last, line)
-    ) {
-      suspended = open;
-      interruptingCaption = { kind: 'paragraph', lines: [line.text], last: line };
-      open = interruptingCaption;
-      continue;
-    }
+      !figureCaption.test(line.text) ||
+      this.open.kind !== 'paragraph' ||
+      this.suspended !== undefined ||
+      !runsOnLater(this.open.last, line)
+    )
+      return false;
+    this.suspended = this.open;
+    this.interruptingCaption = { kind: 'paragraph', lines: [line.text], last: line };
+    this.open = this.interruptingCaption;
+    return true;
+  }
+
+  private tableCaption(line: Line): boolean {
     const table = tableCaption.exec(line.text);
-    if (table) {
-      if (open.kind === 'table' && open.table.caption === undefined) {
-        open.table.caption = table[2];
-        open.number = table[1];
-        continue;
-      }
-      if (open.kind === 'paragraph' && runsOnLater(open.last, line)) {
-        suspended = open;
-        open = { kind: 'none' };
-      } else close();
-      open = {
-        kind: 'table',
-        table: { caption: table[2], rows: [] },
-        captionOpen: true,
-        number: table[1],
-        page: line.page,
-      };
-      continue;
+    if (!table) return false;
+    if (this.open.kind === 'table' && this.open.table.caption === undefined) {
+      this.open.table.caption = table[2];
+      this.open.number = table[1];
+      return true;
     }
-    if (open.kind === 'table') {
-      if (
-        line.cells.length >= 2 ||
-        (line.tableCells.length >= 2 && (!open.captionOpen || line.ruleAbove))
-      ) {
-        open.captionOpen = false;
-        open.table.rows.push(line.tableCells);
-        continue;
-      }
-      if (open.captionOpen && !line.ruleAbove) {
-        open.table.caption = join(open.table.caption ?? '', line.text);
-        continue;
-      }
-      if (open.table.rows.length === 0 && !newBlock && open.captionOpen) continue;
-      if (suspended !== undefined && continues(line)) {
-        const { table: found, number, page } = open;
-        deferred.push(() => placeTable(found, number, page));
-        open = suspended;
-        suspended = undefined;
-        newBlock = false;
-      } else close();
+    if (this.open.kind === 'paragraph' && runsOnLater(this.open.last, line)) {
+      this.suspended = this.open;
+      this.open = { kind: 'none' };
+    } else this.close();
+    this.open = {
+      kind: 'table',
+      table: { caption: table[2], rows: [] },
+      captionOpen: true,
+      number: table[1],
+      page: line.page,
+    };
+    return true;
+  }
+
+  /** A line while a table is open: a row, more of its caption, or the end of the table. */
+  private tableRow(context: LineContext): boolean {
+    if (this.open.kind !== 'table') return false;
+    const open: OpenTable = this.open;
+    const { line } = context;
+    if (
+      line.cells.length >= 2 ||
+      (line.tableCells.length >= 2 && (!open.captionOpen || line.ruleAbove))
+    ) {
+      open.captionOpen = false;
+      open.table.rows.push(line.tableCells);
+      return true;
     }
-    const algorithm = algorithmCaption.exec(line.text);
-    if (algorithm) {
-      close();
-      open = { kind: 'algorithm', caption: algorithm[1], steps: [], numbered: false };
-      continue;
+    if (open.captionOpen && !line.ruleAbove) {
+      open.table.caption = this.join(open.table.caption ?? '', line.text);
+      return true;
     }
-    if (open.kind === 'algorithm') {
-      const ends = newBlock || (line.ruleAbove && open.steps.length > 0);
-      if (!ends) {
-        const number = stepNumber.exec(line.text);
-        const text = line.text.replace(stepNumber, '');
-        const last = open.steps.at(-1);
-        if (number) open.numbered = true;
-        // In a numbered algorithm a line without a number continues the step above it; in
-        // an unnumbered one, a line indented deeper than a step that opens no block does.
-        const deeper =
-          last !== undefined &&
-          line.textX > last.x + 0.5 * line.size &&
-          !/\b(do|then|else|repeat|begin|loop)$/.test(last.text) &&
-          !/^(Require|Ensure|Input|Output):/.test(last.text);
-        // A step wrapped at the column's right edge goes on, lower case, on the next line.
-        const wrapped =
-          last !== undefined &&
-          last.right > line.columnRight - 1.5 * line.size &&
-          last.right - line.columnLeft > 0.85 * (line.columnRight - line.columnLeft) &&
-          !/\b(do|then|else|repeat|begin|loop)$/.test(last.text) &&
-          /^\p{Ll}/u.test(text) &&
-          !/^(for|while|if|else|end|return|repeat|until|loop|function|procedure)\b/.test(text);
-        if (!number && last !== undefined && (open.numbered || deeper || wrapped)) {
-          last.text = join(last.text, text);
-          last.right = line.right;
-        } else open.steps.push({ x: line.textX, text, right: line.right });
-        continue;
-      }
+    if (open.table.rows.length === 0 && !context.newBlock && open.captionOpen) return true;
+    if (this.suspended !== undefined && continues(line)) {
+      const { table: found, number, page } = open;
+      this.deferred.push(() => this.placeTable(found, number, page));
+      this.open = this.suspended;
+      this.suspended = undefined;
+      context.newBlock = false;
+    } else this.close();
+    return false;
+  }
+
+  /** An algorithm's caption opens it; its lines are steps until a new block or a rule. */
+  private algorithm(context: LineContext): boolean {
+    const { line } = context;
+    const caption = algorithmCaption.exec(line.text);
+    if (caption) {
+      this.close();
+      this.open = { kind: 'algorithm', caption: caption[1], steps: [], numbered: false };
+      return true;
     }
-    const rows = open.kind === 'none' || newBlock ? alignedRows(rest, index) : 0;
-    if (rows >= 3 || (rows >= 2 && line.ruleAbove)) {
-      close();
-      open = {
-        kind: 'table',
-        table: { rows: [line.tableCells] },
-        captionOpen: false,
-        page: line.page,
-      };
-      continue;
-    }
-    // Display equations are set off by space (or numbered, or set in a monospace font); a
-    // math-looking line that runs on from a paragraph is that paragraph's continuation.
-    const continuesParagraph = open.kind === 'paragraph' && !newBlock && !line.monospace;
+    if (this.open.kind !== 'algorithm') return false;
+    const open: OpenAlgorithm = this.open;
+    if (context.newBlock || (line.ruleAbove && open.steps.length > 0)) return false;
+    const number = stepNumber.exec(line.text);
+    const text = line.text.replace(stepNumber, '');
+    const last = open.steps.at(-1);
+    if (number) open.numbered = true;
+    if (!number && last !== undefined && (open.numbered || continuesStep(last, line, text))) {
+      last.text = this.join(last.text, text);
+      last.right = line.right;
+    } else open.steps.push({ x: line.textX, text, right: line.right });
+    return true;
+  }
+
+  /** Three rows of aligned cells (two under a rule) are a table without a caption. */
+  private uncaptionedTable(context: LineContext): boolean {
+    const { line, index } = context;
+    const rows = this.open.kind === 'none' || context.newBlock ? alignedRows(this.lines, index) : 0;
+    if (rows < 3 && !(rows >= 2 && line.ruleAbove)) return false;
+    this.close();
+    this.open = {
+      kind: 'table',
+      table: { rows: [line.tableCells] },
+      captionOpen: false,
+      page: line.page,
+    };
+    return true;
+  }
+
+  /**
+   * Display equations are set off by space (or numbered, or set in a monospace font); a
+   * math-looking line that runs on from a paragraph is that paragraph's continuation.
+   */
+  private equation(context: LineContext): boolean {
+    const { line, newBlock } = context;
+    const continuesParagraph = this.open.kind === 'paragraph' && !newBlock && !line.monospace;
     const mathematical =
       line.numbered === true ||
       (line.mathShare > 0.4 && line.text.length >= 3) ||
       looksMathematical(line.text) ||
       (line.monospace && /[=\\^_]/.test(line.text));
-    if (mathematical && (!continuesParagraph || line.numbered === true)) {
-      if (open.kind === 'equation' && !newBlock) open.parts.push(line.text);
-      else if (open.kind === 'equation' && alignedRow(open.last, line)) {
-        // The next row of an `align`: one display, rows separated as LaTeX writes them.
-        open.parts.push('\\\\', line.text);
-      } else {
-        close();
-        open = { kind: 'equation', parts: [line.text], last: line };
-      }
-      open.last = line;
-      continue;
+    if (!mathematical || (continuesParagraph && line.numbered !== true)) return false;
+    if (this.open.kind === 'equation' && !newBlock) this.open.parts.push(line.text);
+    else if (this.open.kind === 'equation' && alignedRow(this.open.last, line)) {
+      // The next row of an `align`: one display, rows separated as LaTeX writes them.
+      this.open.parts.push('\\\\', line.text);
+    } else {
+      this.close();
+      this.open = { kind: 'equation', parts: [line.text], last: line };
     }
-    if (open.kind !== 'paragraph' || newBlock) {
-      close();
-      open = { kind: 'paragraph', lines: [], last: line };
+    this.open.last = line;
+    return true;
+  }
+
+  private paragraphLine({ line, newBlock }: LineContext): void {
+    if (this.open.kind !== 'paragraph' || newBlock) {
+      this.close();
+      this.open = { kind: 'paragraph', lines: [], last: line };
     }
+    const open: OpenParagraph = this.open;
     const previous = open.lines.at(-1);
     if (previous !== undefined && /\p{L}-$/u.test(previous)) {
-      open.lines[open.lines.length - 1] = words.join(previous, line.text);
+      open.lines[open.lines.length - 1] = this.words.join(previous, line.text);
     } else open.lines.push(line.text);
     open.last = line;
   }
-  close();
-  flushFootnotes();
-  floats.finish();
-  return builder.build({ format: 'pdf', path });
+
+  private withFootnotes(text: string): string {
+    return text.replace(footnoteMark, (whole, word: string, mark: string) => {
+      const note = this.notes.find(
+        (candidate) => candidate.mark === mark && !this.used.has(candidate),
+      );
+      if (note === undefined) return whole;
+      this.used.add(note);
+      return `${word} (${note.text})`;
+    });
+  }
+
+  private flushFootnotes(): void {
+    for (const note of this.waiting.splice(0)) {
+      if (!this.used.has(note))
+        this.builder.paragraph(note.mark === '' ? note.text : `${note.mark} ${note.text}`);
+      this.used.add(note);
+    }
+  }
+
+  private placeTable(table: PaperTable, number: string | undefined, page: number): void {
+    this.floats.place(number === undefined ? undefined : `table ${number}`, page, (at) =>
+      at === undefined ? this.builder.table(table) : this.builder.tableAt(at, table),
+    );
+  }
+
+  private emitParagraph(paragraph: OpenParagraph): void {
+    const text = this.withFootnotes(paragraph.lines.join(' ').replace(/\s+/g, ' '));
+    // A figure's caption is placed like a table.
+    const figure = captionKey(text);
+    if (figure?.startsWith('figure') === true) {
+      this.floats.place(figure, paragraph.last.page, (at) =>
+        at === undefined ? this.builder.paragraph(text) : this.builder.paragraphAt(at, text),
+      );
+    } else this.builder.paragraph(text);
+    for (const action of this.deferred.splice(0)) action();
+    if (figure === undefined) this.floats.paragraphPlaced(text, paragraph.last.page);
+  }
+
+  /** Ends the open block (and a paragraph a float suspended) and places what waited for it. */
+  private close(): void {
+    this.interruptingCaption = undefined;
+    if (this.suspended !== undefined) {
+      this.emitParagraph(this.suspended);
+      this.suspended = undefined;
+    }
+    const open = this.open;
+    if (open.kind === 'paragraph') this.emitParagraph(open);
+    if (open.kind === 'equation') this.builder.equation(open.parts.join(' '));
+    if (open.kind === 'table') this.placeTable(open.table, open.number, open.page);
+    if (open.kind === 'algorithm')
+      this.builder.algorithm({ caption: open.caption, text: algorithmText(open, this.body) });
+    this.open = { kind: 'none' };
+    this.flushFootnotes();
+  }
+}
+
+/**
+ * Whether an unnumbered algorithm line continues the step above it: in an unnumbered
+ * algorithm a line indented deeper than a step that opens no block does, and so does a step
+ * wrapped at the column's right edge, going on in lower case.
+ */
+function continuesStep(last: OpenAlgorithm['steps'][number], line: Line, text: string): boolean {
+  const opensBlock = /\b(do|then|else|repeat|begin|loop)$/.test(last.text);
+  const deeper =
+    line.textX > last.x + 0.5 * line.size &&
+    !opensBlock &&
+    !/^(Require|Ensure|Input|Output):/.test(last.text);
+  const wrapped =
+    last.right > line.columnRight - 1.5 * line.size &&
+    last.right - line.columnLeft > 0.85 * (line.columnRight - line.columnLeft) &&
+    !opensBlock &&
+    /^\p{Ll}/u.test(text) &&
+    !/^(for|while|if|else|end|return|repeat|until|loop|function|procedure)\b/.test(text);
+  return deeper || wrapped;
+}
+
+/** Lays PDF lines out as a document: headings, paragraphs, equations, tables, algorithms. */
+export function layoutPdfLines(lines: PdfLine[], path: string): PaperDocument {
+  const dropped = furniture(lines);
+  const content: Line[] = lines.filter((line) => !dropped.has(line)).map(withoutEquationNumber);
+  const { title, authors, rest } = titleBlock(content);
+  return new PdfLayout(rest, title, authors).build(path);
 }
 
 /** Reads a PDF paper from its bytes. */

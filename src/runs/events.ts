@@ -168,6 +168,12 @@ export type CodifyEventBody =
       round: number;
       reviewers: number;
       average: number;
+      /** The meta-review's reconciled mean, when two or more reviews were reconciled. */
+      meta?: number;
+      /** Share of criteria whose reviewers' scores span at most one point, 0–1. */
+      withinOne?: number;
+      /** Reviews that gave no valid answer (kept out of the average). */
+      failed?: number;
     }
   | {
       /** Explore: one idea compared with given work (offline) or a literature service. */

@@ -9,7 +9,14 @@ import type { ModelRequest } from '../../src/llm/types.js';
 import type { Run } from '../../src/runs/run.js';
 import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller, type ScriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -59,7 +66,18 @@ export const ideaOf = (request: ModelRequest) => {
  * the script at step 1 and answers at step 2. `atStep2` runs before an experiment's step-2
  * answer (the child process uses it to be killed there).
  */
-export function exploreModels(atStep2?: (idea: string) => void) {
+export function exploreModels(
+  atStep2?: (idea: string) => void,
+  /** The judge's answers (default: three reviews, then a verdict per experiment). */
+  judge: string[] = [
+    json(review(5)),
+    json(review(4)),
+    json(review(3)),
+    verdictAnswer(),
+    verdictAnswer(),
+    verdictAnswer(),
+  ],
+) {
   const experiments: ScriptedCaller[] = [];
   const models = (run: Run) => {
     if (run.mode === 'explore') {
@@ -69,7 +87,7 @@ export function exploreModels(atStep2?: (idea: string) => void) {
             json(analysisAnswer()),
             json({ ideas: titles.map((title) => ideaCard(title)) }),
           ],
-          judge: [json(review(5)), json(review(4)), json(review(3))],
+          judge,
         },
         { run },
       ).caller;

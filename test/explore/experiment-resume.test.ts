@@ -10,6 +10,7 @@ import type { EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { readFirstEvent } from '../../src/runs/read-first-event.js';
 import { experimentActions, exploreModels, ideaOf } from './experiment-resume-script.js';
+import { verdictAnswer } from './explore-fixtures.js';
 
 const runOf = (exploreDir: string, idea: string) =>
   (
@@ -46,7 +47,8 @@ describe('codify explore --resume with experiments', () => {
     expect(existsSync(join(exploreDir, 'experiments', 'I3'))).toBe(false);
     const firstEvents = readEvents(first).events.length;
 
-    const { models, experiments } = exploreModels();
+    // The judge is asked only the verdicts of the two experiments not finished before the kill.
+    const { models, experiments } = exploreModels(undefined, [verdictAnswer(), verdictAnswer()]);
     const result = await resumeExplore(exploreDir, {
       models,
       experimentActions,
@@ -70,8 +72,12 @@ describe('codify explore --resume with experiments', () => {
       ['review', true, true],
       ['novelty', true, true],
       ['experiment I1', true, true],
+      // The finished verdict is kept: not asked again, not even of the log (reusedCalls 0).
+      ['verdict I1', true, true],
       ['experiment I2', true, false],
+      ['verdict I2', true, false],
       ['experiment I3', true, false],
+      ['verdict I3', true, false],
       ['experiments', true, false],
       ['report', true, false],
     ]);
@@ -96,6 +102,11 @@ describe('codify explore --resume with experiments', () => {
     const records = JSON.parse(
       readFileSync(join(exploreDir, 'experiments.json'), 'utf8'),
     ) as ExperimentRecord[];
+    expect(records.map((record) => record.verdict?.verdict)).toEqual([
+      'inconclusive',
+      'inconclusive',
+      'inconclusive',
+    ]);
     expect(records.map((record) => [record.idea, record.metric?.value, record.runDir])).toEqual([
       ['I2', 0.9, second],
       ['I3', 0.7, runOf(exploreDir, 'I3')],

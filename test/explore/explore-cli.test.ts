@@ -66,6 +66,9 @@ describe('codify explore (command)', () => {
       '1',
       '--refine-rounds',
       '0',
+      // Recorded with one reviewer (the default is three).
+      '--reviewers',
+      '1',
       '--model',
       `replay:${recording}`,
       '--root',

@@ -24,7 +24,14 @@ import { readEvents } from '../../src/runs/read-events.js';
 import type { Run } from '../../src/runs/run.js';
 import { listFiles, writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller, type ScriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -94,7 +101,7 @@ describe('codify explore --interactive: each experiment approved, then steered s
         return createScriptedCaller(
           {
             planner: [json(analysisAnswer()), json({ ideas: [ideaCard('Class-aware mixup')] })],
-            judge: [json(review(4))],
+            judge: [json(review(4)), verdictAnswer()],
           },
           { run },
         ).caller;

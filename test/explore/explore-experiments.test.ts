@@ -11,7 +11,14 @@ import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { Run } from '../../src/runs/run.js';
 import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -41,7 +48,14 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
       createScriptedCaller(
         {
           planner: [json(analysisAnswer()), json({ ideas })],
-          judge: [json(review(5)), json(review(4)), json(review(3))],
+          judge: [
+            json(review(5)),
+            json(review(4)),
+            json(review(3)),
+            verdictAnswer(),
+            verdictAnswer(),
+            verdictAnswer(),
+          ],
         },
         { run },
       ).caller;
@@ -155,11 +169,19 @@ describe('codify explore --run: ideas become implement runs, ranked by what they
       expect(rank).toMatch(/^\d$/);
     }
     expect(report).toContain('supported: better than the baseline');
+    // Why each idea ran: --run top:3 took it by the judge's rank (reviews part).
+    expect(report).toContain('## Why these ideas were chosen');
+    expect(report).toMatch(
+      /- \*\*I\d\*\* .+: --run top:3 takes the 3 best by the judge; it ranked 1 of 3/,
+    );
+    const ideasMarkdown = readFileSync(result.ideasMarkdown, 'utf8');
+    expect(ideasMarkdown).toContain('# Why these ideas were chosen to run');
+    expect(result.exploration.chosen?.map((choice) => choice.how)).toEqual(['top', 'top', 'top']);
     const end = JSON.parse(
       readFileSync(join(result.run.dir, 'events.jsonl'), 'utf8').trim().split('\n').at(-1) ?? '{}',
     ) as { reason?: string };
     expect(end.reason).toContain(
-      'best measured: I2 (accuracy +0.4 over the baseline, mean of 5 seeds)',
+      'best measured: I2 (accuracy +0.4 ± 0 over the baseline, paired on 5 seeds)',
     );
   });
 });

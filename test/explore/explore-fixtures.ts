@@ -108,3 +108,9 @@ export function review(score: number, pick?: (aspect: string, name: string) => n
     experimentPlan: aspect(reviewCriteria.experimentPlan, 'experimentPlan'),
   } as Review;
 }
+
+/** The judge's verdict on a hypothesis against its paired seeds (prompts/explore-verdict.md). */
+export const verdictAnswer = (
+  verdict: 'supported' | 'refuted' | 'inconclusive' = 'inconclusive',
+  reason = 'The paired effect is within its margin.',
+) => json({ verdict, reason });

@@ -17,7 +17,14 @@ import type { FeedbackRequest } from '../../src/runs/feedback.js';
 import { answerFile } from '../../src/runs/feedback-folder.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { createRun } from '../../src/runs/run.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 describe('codify explore --interactive: the researcher at the gates', () => {
   it('an edited problem analysis reaches the idea prompt; stop before the experiments ends the run as stopped', async () => {
@@ -44,7 +51,7 @@ describe('codify explore --interactive: the researcher at the gates', () => {
           built = createScriptedCaller(
             {
               planner: [json(analysisAnswer()), json({ ideas: [ideaCard('Class-aware mixup')] })],
-              judge: [json(review(4))],
+              judge: [json(review(4)), verdictAnswer()],
             },
             { run },
           );

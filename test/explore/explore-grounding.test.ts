@@ -16,7 +16,14 @@ import { readEvents } from '../../src/runs/read-events.js';
 import type { Run } from '../../src/runs/run.js';
 import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -114,7 +121,7 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     const card = groundedCard('Class-aware mixup');
     const scripted = models({
       planner: [json(analysisAnswer()), json({ ideas: [card] }), json(card)],
-      judge: [json(review(4)), json(review(4))],
+      judge: [json(review(4)), json(review(4)), verdictAnswer()],
     });
     const result = await runExplore({
       settings: settingsFor(root),
@@ -150,10 +157,15 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     expect(refine?.system).toBe(ideas?.system);
     expect(ideas?.messages[0]?.content).toContain('"runsOnPrototype": true');
     expect(refine?.messages[0]?.content).toContain('executable on the prototype');
-    // Each review starts with it, so feasibility is judged against the prototype.
-    expect(requests?.judge).toHaveLength(2);
-    for (const request of requests?.judge ?? []) {
-      expect(request.messages[0]?.content.startsWith(`${summary}\n\nJudge feasibility`)).toBe(true);
+    // The judge's system prompt ends with it, so feasibility is judged against the prototype.
+    const reviews = requests?.judge.slice(0, 2) ?? [];
+    expect(reviews).toHaveLength(2);
+    for (const request of reviews) {
+      expect(request.system).toMatch(/^You /);
+      expect(request.system).toContain(
+        `\n\n${summary}\n\nJudge feasibility against this prototype`,
+      );
+      expect(request.system).toBe(requests?.judge[0]?.system);
     }
 
     // The step the prototype cannot run is listed as not run, and left out of the experiment.
@@ -228,7 +240,7 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     ).rejects.toThrow(/provider went away/);
     const summary = storedSummary(runDir).text;
 
-    const second = models({ planner: [json(card)], judge: [json(review(4))] });
+    const second = models({ planner: [json(card)], judge: [json(review(4)), verdictAnswer()] });
     const result = await resumeExplore(runDir, {
       models: second.models,
       experimentActions: actions,

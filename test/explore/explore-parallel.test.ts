@@ -11,7 +11,14 @@ import type { ModelCaller } from '../../src/llm/types.js';
 import type { Run } from '../../src/runs/run.js';
 import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
-import { analysisAnswer, ideaCard, json, mixupPaper, review } from './explore-fixtures.js';
+import {
+  analysisAnswer,
+  ideaCard,
+  json,
+  mixupPaper,
+  review,
+  verdictAnswer,
+} from './explore-fixtures.js';
 
 const finalAnswer = findAction('Final Answer');
 if (finalAnswer === undefined) throw new Error('no Final Answer action');
@@ -41,7 +48,14 @@ async function explore(parallel: number, together: number) {
       return createScriptedCaller(
         {
           planner: [json(analysisAnswer()), json({ ideas: titles.map((t) => ideaCard(t)) })],
-          judge: [json(review(5)), json(review(4)), json(review(3))],
+          judge: [
+            json(review(5)),
+            json(review(4)),
+            json(review(3)),
+            verdictAnswer(),
+            verdictAnswer(),
+            verdictAnswer(),
+          ],
         },
         { run },
       ).caller;

@@ -69,16 +69,21 @@ describe('codify explore: analysis, ideas, reviews, refinement, novelty', () => 
         json({ ...first, rationale: 'Refined: same-class partners keep targets sharp.' }),
         json(second),
       ],
+      // Each round: two reviews, then the meta-review reconciling them.
       judge: [
         json(review(4)),
         json(review(2, (aspect, name) => (aspect === 'method' && name === 'rigour' ? 6 : 2))),
         json(review(2)),
+        json({ ...review(3), summary: 'I1 first version: reviewers split on everything.' }),
         json(review(5)),
         json(review(5)),
+        json({ ...review(5), summary: 'I1 refined: both reviewers agree it is strong.' }),
         json(review(3)),
         json(review(3)),
+        json({ ...review(3), summary: 'I2: middling.' }),
         json(review(2)),
         json(review(2)),
+        json({ ...review(2), summary: 'I2 refined: weak.' }),
       ],
     });
     const result = await runExplore({
@@ -97,7 +102,7 @@ describe('codify explore: analysis, ideas, reviews, refinement, novelty', () => 
     const scoreRetry = lastUserMessage(requests.judge[2]?.messages ?? []);
     expect(scoreRetry).toContain('method.rigour');
     expect(scoreRetry).toContain('scores run from 1 to 5');
-    expect(requests.judge).toHaveLength(9);
+    expect(requests.judge).toHaveLength(13);
     // The refinement prompt carries the averaged review and its reasons.
     expect(lastUserMessage(requests.planner[3]?.messages ?? [])).toContain(
       'Overall mean: 3 (2 reviewer(s))',
@@ -109,6 +114,8 @@ describe('codify explore: analysis, ideas, reviews, refinement, novelty', () => 
     expect(best?.reviews.map((entry) => entry.overall)).toEqual([3, 5]);
     expect(best?.reviews[0]?.aspects.problem.criteria.clarity?.scores).toEqual([4, 2]);
     expect(best?.score).toBe(5);
+    expect(best?.reviews[0]?.agreement?.withinOne).toBe(0);
+    expect(best?.reviews[1]?.meta?.summary).toBe('I1 refined: both reviewers agree it is strong.');
     expect(best?.card.rationale).toContain('Refined');
     expect(best?.earlierVersions[0]?.rationale).toBe(first.rationale);
     expect(other?.score).toBe(2);

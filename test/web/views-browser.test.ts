@@ -170,6 +170,13 @@ describe('the explore and evaluation views in Chromium', () => {
       expect.arrayContaining([expect.stringMatching(/^Experiment plan \d/)]),
     );
     expect(await first.locator('.review-scores').textContent()).not.toContain('experimentPlan');
+    // The reviewers' spread and the meta-review (three reviewers by default).
+    expect(await first.locator('.review-spread .review-agreement').textContent()).toMatch(
+      /^Reviewers' spread: \d+% of criteria within one point across 3 reviewers/,
+    );
+    expect(await first.locator('.review-spread .review-meta').textContent()).toMatch(
+      /^Meta-review \d\.\d\d: ./,
+    );
     // One figure and verdict: this idea's seeds beat the baseline beyond their margin.
     expect(await first.locator('.idea-result').getAttribute('class')).toContain(
       'verdict-supported',

@@ -1,5 +1,6 @@
 import type { ActionResult } from '../actions/types.js';
 import { AgentModels } from '../agent-models.js';
+import type { BudgetUsage } from '../budgets.js';
 import { emptyBudgetUsage } from '../budgets.js';
 import type { ExecutionSeen } from '../checkpoint.js';
 import { trackExecutions } from '../execution-tracker.js';
@@ -16,80 +17,82 @@ export function skeletonSubparts(script: string): { index: number; title: string
   }));
 }
 
-/**
- * The prescribed-plan baseline: a fixed sequence of the agent's own actions, no planner.
- * List Files, Understand File of each input, Edit Script for a skeleton of sub-part
- * functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
- * if it failed, Final Answer. It restarts from the beginning when resumed.
- */
-export async function runPrescribedPlan(context: StrategyContext): Promise<StrategyOutcome> {
-  const usage = emptyBudgetUsage();
-  const started = Date.now();
-  const models = new AgentModels(context.models, usage, {
-    planning: context.options.planningTemperature,
-    worker: context.options.workerTemperature,
-  });
-  const seen: { last: ExecutionSeen | null } = { last: null };
-  const { task } = context;
-  const run = trackExecutions(context.run, context.workspace.root, task.output, seen);
+type Perform = (name: string, input: Record<string, unknown>) => Promise<ActionResult>;
+
+/** One action of the plan run as a step: its events, its result, a note for the research log. */
+function prescribedSteps(
+  context: StrategyContext,
+  models: AgentModels,
+  run: StrategyContext['run'],
+  usage: BudgetUsage,
+): Perform {
   const expertHelp = { remaining: 0 };
   const notes: string[] = [];
   let step = 0;
-
-  const perform = async (name: string, input: Record<string, unknown>): Promise<ActionResult> => {
+  const attempt = async (
+    name: string,
+    input: Record<string, unknown>,
+    current: number,
+  ): Promise<ActionResult> => {
+    const action = context.actions.find((candidate) => candidate.name === name);
+    const checked = action?.inputSchema.safeParse(input);
+    if (action === undefined || checked === undefined) return refusal(`${name} is not available`);
+    if (!checked.success)
+      return refusal(`${name} refused the prescribed input: ${checked.error.message}`);
+    run.emit({ type: 'action-start', step: current, action: name, input: checked.data });
+    const actionStarted = Date.now();
+    let result: ActionResult;
+    try {
+      result = await action.run(checked.data, {
+        task: context.task,
+        workspace: context.workspace,
+        sandbox: context.sandbox,
+        models,
+        run,
+        interpreter: context.interpreter,
+        limits: context.limits,
+        gpu: context.gpu,
+        researchLog: () => notes.join('\n\n'),
+        expertHelp,
+        step: current,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+    } catch (error) {
+      result = refusal(
+        `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    run.emit({
+      type: 'action-end',
+      step: current,
+      action: name,
+      ok: result.ok,
+      observation: result.observation,
+      display: result.display,
+      durationMs: Date.now() - actionStarted,
+    });
+    return result;
+  };
+  return async (name, input) => {
     step += 1;
     usage.steps = step;
     run.emit({ type: 'step-start', step });
-    const action = context.actions.find((candidate) => candidate.name === name);
-    let result: ActionResult;
-    const checked = action?.inputSchema.safeParse(input);
-    if (action === undefined || checked === undefined) {
-      result = {
-        ok: false,
-        observation: `${name} is not available`,
-        display: `${name} is not available`,
-      };
-    } else if (!checked.success) {
-      const text = `${name} refused the prescribed input: ${checked.error.message}`;
-      result = { ok: false, observation: text, display: text };
-    } else {
-      run.emit({ type: 'action-start', step, action: name, input: checked.data });
-      const actionStarted = Date.now();
-      try {
-        result = await action.run(checked.data, {
-          task,
-          workspace: context.workspace,
-          sandbox: context.sandbox,
-          models,
-          run,
-          interpreter: context.interpreter,
-          limits: context.limits,
-          gpu: context.gpu,
-          researchLog: () => notes.join('\n\n'),
-          expertHelp,
-          step,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
-        });
-      } catch (error) {
-        const text = `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
-        result = { ok: false, observation: text, display: text };
-      }
-      run.emit({
-        type: 'action-end',
-        step,
-        action: name,
-        ok: result.ok,
-        observation: result.observation,
-        display: result.display,
-        durationMs: Date.now() - actionStarted,
-      });
-    }
+    const result = await attempt(name, input, step);
     notes.push(`## Step ${step}: ${name}\n${result.observation.slice(0, 1500)}`);
     run.emit({ type: 'step-end', step, action: name });
     return result;
   };
+}
 
-  await perform('List Files', { dir_path: '.' });
+function refusal(text: string): ActionResult {
+  return { ok: false, observation: text, display: text };
+}
+
+/** Understand File of each text input, asking the same things of each. */
+async function understandInputs(
+  task: StrategyContext['task'],
+  perform: Perform,
+): Promise<string[]> {
   const inputs = task.inputFiles.filter((file) => /\.(txt|py|md|json)$/i.test(file));
   const understanding: string[] = [];
   for (const file of inputs) {
@@ -99,14 +102,12 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
     });
     if (read.ok) understanding.push(`${file}: ${read.observation}`);
   }
-  await perform('Edit Script', {
-    script_name: task.entrypoint,
-    edit_instruction: loadPrompt('strategy-prescribed-skeleton', {
-      methodology: task.files.methodology.trim(),
-      understanding: understanding.join('\n\n').slice(0, 12_000),
-    }).trim(),
-    save_name: task.output,
-  });
+  return understanding;
+}
+
+/** The skeleton's sub-parts, each filled in by an edit of its own. */
+async function editSubparts(context: StrategyContext, perform: Perform): Promise<void> {
+  const { task } = context;
   let skeleton = '';
   try {
     skeleton = await context.workspace.read(task.output);
@@ -126,6 +127,37 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
       save_name: task.output,
     });
   }
+}
+
+/**
+ * The prescribed-plan baseline: a fixed sequence of the agent's own actions, no planner.
+ * List Files, Understand File of each input, Edit Script for a skeleton of sub-part
+ * functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
+ * if it failed, Final Answer. It restarts from the beginning when resumed.
+ */
+export async function runPrescribedPlan(context: StrategyContext): Promise<StrategyOutcome> {
+  const usage = emptyBudgetUsage();
+  const started = Date.now();
+  const models = new AgentModels(context.models, usage, {
+    planning: context.options.planningTemperature,
+    worker: context.options.workerTemperature,
+  });
+  const seen: { last: ExecutionSeen | null } = { last: null };
+  const { task } = context;
+  const run = trackExecutions(context.run, context.workspace.root, task.output, seen);
+  const perform = prescribedSteps(context, models, run, usage);
+
+  await perform('List Files', { dir_path: '.' });
+  const understanding = await understandInputs(task, perform);
+  await perform('Edit Script', {
+    script_name: task.entrypoint,
+    edit_instruction: loadPrompt('strategy-prescribed-skeleton', {
+      methodology: task.files.methodology.trim(),
+      understanding: understanding.join('\n\n').slice(0, 12_000),
+    }).trim(),
+    save_name: task.output,
+  });
+  await editSubparts(context, perform);
   await perform('Check Implementation', { script_name: task.output });
   const execution = await perform('Execute Script', { script_name: task.output, arguments: [] });
   const failed = seen.last === null || seen.last.exitCode !== 0 || seen.last.timedOut;

@@ -15,6 +15,7 @@ import type { ModelRouter } from '../../llm/router.js';
 import type { ModelCaller } from '../../llm/types.js';
 import type { ModelFlags } from '../../config/model-flags.js';
 import { callsBeforeResume } from '../../explore/experiments/calls-before-resume.js';
+import { measuredSummary } from '../../explore/experiments/measured-summary.js';
 import type { ExperimentSettings } from '../../explore/experiments/run-experiments.js';
 import type { RunHost } from '../../runs/run-host.js';
 import { createRunModelCaller, loadModelSetup } from '../model-caller.js';
@@ -54,7 +55,7 @@ function summary(result: ExploreResult): string {
     ['tokens', `${totals.inputTokens} in, ${totals.outputTokens} out`],
     ...(result.experiments ?? []).map((record, index): [string, string] => [
       `measured ${index + 1}`,
-      `${record.idea}: ${record.metric === undefined ? record.status : `${record.metric.name} ${String(record.metric.value)} vs baseline ${String(record.metric.baseline)} (${record.metric.improvement === null ? 'no improvement measured' : `${record.metric.improvement >= 0 ? '+' : ''}${record.metric.improvement}`})`}`,
+      `${record.idea}: ${measuredSummary(record)}`,
     ]),
     ['ideas', result.ideasMarkdown],
     ...(result.report === undefined ? [] : [['report', result.report] as [string, string]]),

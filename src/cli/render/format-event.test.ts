@@ -34,6 +34,17 @@ describe('explore and feedback events', () => {
       { ...base, type: 'idea-review', idea: 2, round: 0, reviewers: 3, average: 3.8667 },
       {
         ...base,
+        type: 'idea-review',
+        idea: 1,
+        round: 0,
+        reviewers: 2,
+        average: 3.1,
+        meta: 3,
+        withinOne: 0.8,
+        failed: 1,
+      },
+      {
+        ...base,
         type: 'novelty-check',
         idea: 1,
         against: 'offline',
@@ -62,6 +73,7 @@ describe('explore and feedback events', () => {
     expect(lines.slice(1).map((line) => line.slice(10))).toEqual([
       '  quotes 4/5 found in the papers; not found: gaps[1]',
       '  review I2 round 0: 3.87 (3 reviewers)',
+      '  review I1 round 0: 3.10 (2 reviewers, 80% of criteria within one point, 1 failed); meta-review 3.00',
       '  novelty I1 against offline: overlaps; closest "Mixup" (0.61)',
       '  novelty I1 against semantic-scholar: unknown: unreachable: connect ECONNREFUSED',
       '  waiting for an answer (answer): After step 3 · 1 question',

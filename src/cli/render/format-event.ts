@@ -70,7 +70,7 @@ export function describeEvent(event: CodifyEvent): string | undefined {
       return `  quotes ${found}/${event.checked} found in the papers${missing === '' ? '' : `; not found: ${missing}`}`;
     }
     case 'idea-review':
-      return `  review I${event.idea} round ${event.round}: ${event.average.toFixed(2)} (${event.reviewers} ${event.reviewers === 1 ? 'reviewer' : 'reviewers'})`;
+      return `  review I${event.idea} round ${event.round}: ${event.average.toFixed(2)} (${event.reviewers} ${event.reviewers === 1 ? 'reviewer' : 'reviewers'}${event.withinOne === undefined ? '' : `, ${Math.round(event.withinOne * 100)}% of criteria within one point`}${event.failed === undefined ? '' : `, ${event.failed} failed`})${event.meta === undefined ? '' : `; meta-review ${event.meta.toFixed(2)}`}`;
     case 'novelty-check': {
       const closest =
         event.closest === undefined

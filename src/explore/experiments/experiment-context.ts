@@ -5,6 +5,7 @@ import type { RunHost } from '../../runs/run-host.js';
 import type { Run } from '../../runs/run.js';
 import type { Stages } from '../../runs/stages.js';
 import type { Sandbox } from '../../sandbox/types.js';
+import type { SeedRun } from '../../tasks/seeds/run-seeds.js';
 import type { Task } from '../../tasks/types.js';
 import type { ExperimentSettings } from './run-experiments.js';
 
@@ -31,6 +32,10 @@ export interface ExperimentContext {
   host: RunHost;
   settings: ExperimentSettings;
   models: (run: Run) => ModelCaller;
+  /** The exploration's own caller, for the judge's verdicts on the hypotheses. */
+  judge: ModelCaller;
+  /** The baseline's seed runs, measured or in flight: each seed runs once per exploration. */
+  baselineSeeds: Map<number, Promise<SeedRun>>;
   /** `experiments/` in the exploration's folder. */
   folder: string;
   baseline: MeasuredBaseline;

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { loadPrompt } from '../../prompts/load-prompt.js';
 import { detectFormat } from '../../tasks/load-task.js';
 import { mlAgentBenchNames, taskFileNames } from '../../tasks/task-file-names.js';
+import { metricKey, resultMarker } from '../../tasks/seeds/structured-result.js';
 import type { TaskMetric } from '../../tasks/types.js';
 import { splitPlan } from '../grounding/plan-steps.js';
 import type { IdeaCard } from '../schemas.js';
@@ -40,9 +41,19 @@ export function experimentMethodology(
     seeds: plan.seeds.join(', '),
     firstSeed: String(plan.seeds[0] ?? 0),
     metricLine: `${metric.name}: <value>`,
+    resultLine: resultLineExample(card, metric),
     direction: metric.goal === 'max' ? 'higher is better' : 'lower is better',
     candidates,
   });
+}
+
+/** `CODIFY_RESULT {"seed": <seed>, "metrics": {...}}` with the experiment's and the plan's metrics. */
+function resultLineExample(card: IdeaCard, metric: TaskMetric): string {
+  const names = [metric.name, ...card.experimentPlan.metrics.map((planned) => planned.name)];
+  const unique = names.filter(
+    (name, index) => names.findIndex((other) => metricKey(other) === metricKey(name)) === index,
+  );
+  return `${resultMarker} {"seed": <seed>, "metrics": {${unique.map((name) => `${JSON.stringify(name)}: <value>`).join(', ')}}}`;
 }
 
 /**

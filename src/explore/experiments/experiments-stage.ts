@@ -7,6 +7,7 @@ import type { Run } from '../../runs/run.js';
 import type { MeasuredIdeas } from '../explore-closing.js';
 import type { ExploredIdea } from '../exploration.js';
 import { pickExperiments } from '../explore-gates.js';
+import { explainChoices, renderChoices } from '../review-choice.js';
 import type { MeasuredBaseline } from './experiment-context.js';
 import { renderExperimentReport } from './render-report.js';
 import { runExperiments, type ExperimentSettings } from './run-experiments.js';
@@ -51,6 +52,7 @@ export async function experimentsAndReport(
         ideas: input.ranked,
         settings,
         models: input.models,
+        judge: scope.models,
         keywords: input.keywords,
         compute: input.compute,
         ...(input.baseline === undefined ? {} : { baseline: input.baseline }),
@@ -62,7 +64,10 @@ export async function experimentsAndReport(
   );
   const report = await stages.run('report', () => {
     const path = join(run.dir, 'report.md');
-    writeFileSync(path, renderExperimentReport(experiments, run.dir));
+    const choices = renderChoices(
+      explainChoices(settings.select, input.ranked, picked !== undefined),
+    );
+    writeFileSync(path, `${renderExperimentReport(experiments, run.dir)}\n${choices}`);
     run.emit({ type: 'artifact-write', path, kind: 'report' });
     return Promise.resolve(path);
   });

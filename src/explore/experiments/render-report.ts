@@ -39,6 +39,34 @@ export function verdictOf(record: ExperimentRecord): string {
   return 'not supported: worse than the baseline';
 }
 
+/** The paired effects per metric, as a table; nothing where no seeds were paired. */
+function pairedLines(record: ExperimentRecord): string[] {
+  const paired = record.paired;
+  if (paired === undefined || paired.metrics.length === 0) return [];
+  return [
+    `**Paired with the baseline on seeds ${paired.seeds.join(', ')}.**`,
+    '',
+    '| metric | goal | idea mean | baseline mean | paired effect | margin | pairs | beyond margin |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...paired.metrics.map(
+      (metric) =>
+        `| ${metric.name}${metric.primary ? ' (ranked by)' : ''} | ${metric.goal ?? 'none (idea − baseline)'} | ${number(metric.ideaMean)} | ${number(metric.baselineMean)} | ${number(metric.effect?.effect)} | ${number(metric.effect?.margin)} | ${metric.effect?.pairs.length ?? 0} | ${metric.effect === null ? '—' : metric.effect.beyondMargin ? 'yes' : 'no'} |`,
+    ),
+    '',
+  ];
+}
+
+/** The judge's verdict on the hypothesis by its stop criteria, or why there is none. */
+export function hypothesisLine(record: ExperimentRecord): string {
+  if (record.verdict !== undefined) {
+    return `${record.verdict.verdict} (judged by the stop criteria "${record.verdict.stopCriteria}"): ${record.verdict.reason}`;
+  }
+  if (record.verdictProblem !== undefined) return `none: ${record.verdictProblem}`;
+  return record.status === 'ran'
+    ? 'none: fewer than two seeds were paired with the baseline'
+    : 'none: the experiment did not run';
+}
+
 /**
  * report.md: ideas ranked by what their experiments measured, the judge's score beside.
  * Every measured number names the result.json it comes from (`metric.value`, `metric.starter`);
@@ -56,11 +84,13 @@ export function renderExperimentReport(
     '# Experiments',
     '',
     'Ideas ranked by the effect their experiment measured over the baseline (positive is',
-    "better for the metric's goal): the seeds' mean improvement less its margin (two standard",
-    "errors) where the plan's seeds ran, else the single run's improvement; the judge's score",
-    '(ideas.json) beside it. Each result and baseline is `metric.value` and `metric.starter` of',
-    "the run linked in its row; each seed value is the last metric line of that run's",
-    '`outputs/seed-N-*.txt`.',
+    "better for the metric's goal): where the plan's seeds ran, the final script and the",
+    'unchanged baseline ran on the same seeds and the effect is the mean per-seed difference',
+    "less its margin, t(97.5 %, n − 1)·sd/√n of the differences; else the single run's",
+    "improvement. The judge's score (ideas.json) is beside it. Each result and baseline is",
+    '`metric.value` and `metric.starter` of the run linked in its row; each seed value is read',
+    "from that run's `outputs/seed-N-*.txt` (its `CODIFY_RESULT` line, else its last metric",
+    "line), each baseline seed's from `experiments/baseline/seeds/seed-N/`.",
     '',
     '| rank | idea | metric | goal | result | baseline | improvement | judge | run | seeds mean ± sd | margin | effect |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -90,7 +120,10 @@ export function renderExperimentReport(
             '',
           ]),
       ...notRunLines(record),
-      `**Verdict.** ${verdictOf(record)}.`,
+      ...pairedLines(record),
+      `**Measured.** ${verdictOf(record)}.`,
+      '',
+      `**Hypothesis verdict.** ${hypothesisLine(record)}`,
       '',
     );
   }

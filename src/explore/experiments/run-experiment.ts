@@ -11,8 +11,16 @@ import { confirmMetric, type MetricChoice } from './confirm-metric.js';
 import type { ExperimentContext } from './experiment-context.js';
 import { earlierExperimentRun } from './experiment-runs.js';
 import type { ExperimentRecord } from './run-experiments.js';
-import { runSeeds, summarizeSeeds, type SeedSummary } from '../../tasks/seeds/run-seeds.js';
+import {
+  runSeeds,
+  summarizeSeeds,
+  type SeedRun,
+  type SeedSummary,
+} from '../../tasks/seeds/run-seeds.js';
+import { baselineSeeds } from './baseline-seeds.js';
+import { pairResults, primaryPaired, type PairedResults } from './paired-results.js';
 import { startExperiment } from './start-experiment.js';
+import { verdictStage } from './verdict-stage.js';
 
 /** An idea whose metric the baseline's output does not show: recorded as skipped. */
 class ExperimentSkipped extends Error {}
@@ -28,16 +36,18 @@ export async function experimentStage(
   context: ExperimentContext,
   idea: ExploredIdea,
 ): Promise<ExperimentRecord> {
+  let record: ExperimentRecord;
   try {
-    return await context.stages.run(`experiment ${idea.id}`, () => runExperiment(context, idea), {
+    record = await context.stages.run(`experiment ${idea.id}`, () => runExperiment(context, idea), {
       detail: idea.card.title,
-      describe: (record) => describeRecord(context, record),
+      describe: (ran) => describeRecord(context, ran),
     });
   } catch (error) {
     if (error instanceof RunStopped) throw error;
     const status = error instanceof ExperimentSkipped ? 'skipped' : 'failed';
     return { ...baseRecord(idea), status, reason: errorMessage(error) };
   }
+  return verdictStage(context, idea, record);
 }
 
 function baseRecord(idea: ExploredIdea) {
@@ -66,7 +76,8 @@ async function runExperiment(
   const result = await implementIdea(context, idea, choice);
   // A stopped implement run ends with its result; the exploration stops with it.
   throwIfStopped(context.host.signal);
-  const seeds = await seedsOf(context, idea, result, choice.metric);
+  const measured = await seedsOf(context, idea, result, choice.metric);
+  const seeds = measured?.summary ?? null;
   const value = result.metric?.value ?? null;
   const starter = result.metric?.starter ?? null;
   return {
@@ -86,6 +97,7 @@ async function runExperiment(
       improvement: improvementOf(choice.metric.goal, value, starter),
       ...(seeds === null ? {} : { seeds }),
     },
+    ...(measured === null ? {} : { paired: measured.paired }),
   };
 }
 
@@ -120,17 +132,23 @@ async function implementIdea(
   });
 }
 
-/** The final script once per seed of the plan (kept in seeds.json), against the baseline. */
+/**
+ * The final script once per seed of the plan (kept in seeds.json) and the baseline on the
+ * same seeds, paired seed by seed per metric. The summary's improvement and margin are the
+ * paired effect of the experiment's metric; with fewer than two pairs, the seeds' mean
+ * against the single baseline run.
+ */
 async function seedsOf(
   context: ExperimentContext,
   idea: ExploredIdea,
   result: ImplementResult,
   metric: TaskMetric,
-): Promise<SeedSummary | null> {
+): Promise<{ summary: SeedSummary | null; paired: PairedResults } | null> {
   if (result.finalScript === null) return null;
   const { baseline, settings, host } = context;
   const workspace = join(result.runDir, 'workspace');
   const script = relative(result.runDir, result.finalScript);
+  const seeds = idea.card.experimentPlan.seeds;
   const runs = await runSeeds({
     file: join(context.folder, idea.id, 'seeds.json'),
     workspace,
@@ -139,7 +157,7 @@ async function seedsOf(
     metric,
     // Prototype code that declares no seed is given `--seed N`, as the plans' seeds assume.
     declaration: baseline.task.seed ?? { flag: '--seed' },
-    seeds: idea.card.experimentPlan.seeds,
+    seeds,
     sandbox: baseline.sandbox,
     interpreter: baseline.interpreter,
     gpu: settings.gpu,
@@ -148,7 +166,29 @@ async function seedsOf(
     shownScript: relative(context.run.dir, join(workspace, script)),
     ...(host.signal === undefined ? {} : { signal: host.signal }),
   });
-  return summarizeSeeds(runs, metric.goal, result.metric?.starter ?? null);
+  const paired = pairResults(idea.card, metric, runs, await baselineSeeds(context, seeds));
+  return {
+    summary:
+      pairedSummary(runs, paired) ??
+      summarizeSeeds(runs, metric.goal, result.metric?.starter ?? null),
+    paired,
+  };
+}
+
+/** The seeds' mean and spread, with the paired effect of the experiment's metric as its improvement. */
+function pairedSummary(runs: SeedRun[], paired: PairedResults): SeedSummary | null {
+  const primary = primaryPaired(paired);
+  const effect = primary?.effect ?? null;
+  if (primary === undefined || effect === null || primary.ideaMean === null) return null;
+  return {
+    runs,
+    mean: primary.ideaMean,
+    sd: effect.finalSd,
+    improvement: effect.effect,
+    margin: effect.margin,
+    effect: Math.round((effect.effect - effect.margin) * 1e9) / 1e9,
+    beyondMargin: effect.beyondMargin,
+  };
 }
 
 /** Improvement over the baseline, positive when better for the metric's goal. */

@@ -15,6 +15,8 @@ import { inPool, oneAtATime } from './experiment-pool.js';
 import { measureBaseline } from './measure-baseline.js';
 import { experimentStage } from './run-experiment.js';
 import type { SeedSummary } from '../../tasks/seeds/run-seeds.js';
+import type { HypothesisVerdict } from './judge-hypothesis.js';
+import type { PairedResults } from './paired-results.js';
 import { selectIdeas } from './select-ideas.js';
 
 export interface ExperimentSettings {
@@ -67,6 +69,15 @@ export interface ExperimentRecord {
      */
     seeds?: SeedSummary;
   };
+  /**
+   * The final script and the unchanged baseline on the same seeds, paired per metric (the
+   * metric above and any other the plan or the structured result line names).
+   */
+  paired?: PairedResults;
+  /** The judge's verdict on the hypothesis by its stop criteria, against `paired`. */
+  verdict?: HypothesisVerdict;
+  /** Why no verdict was given although the seeds were paired (a resume asks again). */
+  verdictProblem?: string;
 }
 
 export interface RunExperimentsOptions {
@@ -81,6 +92,8 @@ export interface RunExperimentsOptions {
   ideas: readonly ExploredIdea[];
   settings: ExperimentSettings;
   models: (run: Run) => ModelCaller;
+  /** The exploration's own caller: the judge role weighs each hypothesis against its seeds. */
+  judge: ModelCaller;
   /** The agent's actions (default all); tests give small ones. */
   actions?: readonly ActionDefinition[];
   /** The problem analysis's keywords, for `--retrieve`. */
@@ -106,6 +119,8 @@ export async function runExperiments(options: RunExperimentsOptions): Promise<Ex
     host,
     settings,
     models: options.models,
+    judge: options.judge,
+    baselineSeeds: new Map(),
     folder: join(run.dir, 'experiments'),
     baseline,
     // Experiments running side by side ask the researcher one request at a time.

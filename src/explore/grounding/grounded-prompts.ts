@@ -16,9 +16,11 @@ export function groundedPlanInstruction(prototype: string | undefined): string {
 }
 
 /**
- * For a reviewer's prompt (it goes first, so it is the same prefix in every review): the
- * prototype summary and how feasibility is judged against it.
+ * The judge's system prompt (every review and the meta-review) with the prototype summary
+ * and how feasibility is judged against it after it.
  */
-export function prototypeForReview(prototype: string | undefined): string {
-  return prototype === undefined ? '' : loadPrompt('explore-grounded-review', { prototype });
+export function groundedJudgeSystem(system: string, prototype: string | undefined): string {
+  return prototype === undefined
+    ? system
+    : `${system}\n\n${loadPrompt('explore-grounded-review', { prototype }).trimEnd()}`;
 }

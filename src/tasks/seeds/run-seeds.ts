@@ -4,9 +4,9 @@ import { throwIfStopped } from '../../errors/run-stopped.js';
 import type { CodifyEventBody } from '../../runs/events.js';
 import type { Sandbox } from '../../sandbox/types.js';
 import { defaultLimits } from '../../sandbox/types.js';
-import { parseMetric } from '../parse-metric.js';
 import type { Task, TaskMetric } from '../types.js';
 import { improvementMargin, metricSample } from './metric-statistics.js';
+import { readSeedOutput } from './seed-reading.js';
 import { seededInvocation, type TaskSeed } from './task-seed.js';
 
 /** One seed: the script run once, untraced, with the seed set as its task declares. */
@@ -18,6 +18,10 @@ export interface SeedRun {
   timedOut: boolean;
   /** The run's whole output, where `value` is read from. */
   outputPath: string;
+  /** Every metric of the run's structured line (`CODIFY_RESULT`), when it printed one. */
+  metrics?: Record<string, number>;
+  /** Why a structured line the run printed could not be used. */
+  resultProblem?: string;
 }
 
 /** The seeds of one experiment, summarized against the baseline. */
@@ -110,9 +114,10 @@ export async function runSeeds(input: RunSeedsInput): Promise<SeedRun[]> {
       ? readFileSync(result.outputPath, 'utf8')
       : result.output;
     const ran = result.exitCode === 0 && !result.timedOut;
+    const reading = ran ? readSeedOutput(output, seed, input.metric) : { value: null };
     runs.push({
       seed,
-      value: ran ? (parseMetric(output, input.metric)?.value ?? null) : null,
+      ...reading,
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       outputPath: result.outputPath,

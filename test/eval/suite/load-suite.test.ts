@@ -71,7 +71,7 @@ models:
       name: 'wine',
       papers: [join(dir, 'paper.md')],
       ideas: 3,
-      reviewers: 1,
+      reviewers: 3,
       refineRounds: 1,
       budgetMinutes: 10,
       gpu: false,

@@ -3,6 +3,8 @@ import type { ExperimentRecord } from '../../../src/explore/experiments/run-expe
 import { labelOf, noveltyLine, unfoundCitations } from '../model/labels.js';
 import { runHref } from '../use-route.js';
 import { PlanStepItem } from './plan-step.js';
+import { ReviewSpread } from './review-spread.js';
+import { PairedEffects } from './paired-effects.js';
 import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
 
 /** One idea as the researcher reads it: the card, how the judges scored it, what it measured. */
@@ -44,6 +46,7 @@ export function IdeaCardView({
           ) : null}
         </p>
       ) : null}
+      {experiment !== undefined ? <PairedEffects experiment={experiment} /> : null}
       <dl className="idea-fields">
         <dt>Problem</dt>
         <dd>{card.problem}</dd>
@@ -115,6 +118,7 @@ export function IdeaCardView({
               )}
             </tbody>
           </table>
+          <ReviewSpread review={review} />
         </details>
       ) : null}
       {(idea.novelty ?? []).map((check, index) => (

@@ -73,8 +73,14 @@ export function measured(record: ExperimentRecord): string {
   if (metric !== undefined && seeds !== undefined) {
     // Each seed ran on its own: the mean is the figure, judged against its own spread.
     const runs = seeds.runs.length;
+    // Where the baseline ran on the same seeds, its mean there is what the mean is paired with.
+    const pairedBaseline = record.paired?.metrics.find((entry) => entry.primary)?.baselineMean;
     const baseline =
-      metric.baseline === null ? '' : ` vs the baseline's ${formatNumber(metric.baseline)}`;
+      pairedBaseline !== undefined && pairedBaseline !== null
+        ? ` vs the baseline's ${formatNumber(pairedBaseline)} on the same seeds`
+        : metric.baseline === null
+          ? ''
+          : ` vs the baseline's ${formatNumber(metric.baseline)}`;
     const verdict = seeds.beyondMargin ? 'beyond' : 'within';
     return `${metric.name} ${formatNumber(seeds.mean)} ± ${formatNumber(seeds.sd)} over ${runs} seed${runs === 1 ? '' : 's'}${baseline} (${formatSigned(seeds.improvement)}, ${verdict} the margin ${formatNumber(seeds.margin)})`;
   }

@@ -4,6 +4,8 @@ import type { EvalSummary } from '../../../src/eval/collection/collect-evaluatio
 import type { RunRecord } from '../../../src/eval/collection/run-record.js';
 import type { Spread } from '../../../src/eval/collection/spread.js';
 import { BarChart } from '../components/bar-chart.js';
+import type { Column } from '../components/data-table.js';
+import { DataTable } from '../components/data-table.js';
 import { FileBrowser } from '../components/file-browser.js';
 import { ModelCalls } from '../components/model-calls.js';
 import { Tabs } from '../components/tabs.js';
@@ -66,202 +68,216 @@ export function EvalView({ runId, events, tab, filesRevision }: RunViewProps) {
   );
 }
 
+type ImplementGroup = NonNullable<EvalSummary['implement']>[number];
+type PaperGroup = NonNullable<EvalSummary['papers']>[number];
+type Comparison = NonNullable<EvalSummary['comparisons']>[number];
+
 function Report({ runId, report }: { runId: string; report: EvalSummary }) {
   const implement = report.implement ?? [];
   const papers = report.papers ?? [];
   const comparisons = report.comparisons ?? [];
-  const totals = report.totals;
   return (
     <section className="eval-report">
-      <p>
-        Suite <b>{report.suite}</b>
-        {totals !== undefined
-          ? ` · ${totals.finished} of ${totals.runs} runs finished · ${totals.tokens.toLocaleString()} tokens · $${totals.costUsd.toFixed(4)} · ${formatDuration(totals.wallTimeMs)} of run time`
-          : ''}
-        {(report.missing ?? []).length > 0 ? (
-          <span className="warning"> · unfinished: {report.missing.join(', ')}</span>
-        ) : null}
-        {(report.failed ?? []).length > 0 ? (
-          <span className="warning"> · failed (in no category): {report.failed.join(', ')}</span>
-        ) : null}
-      </p>
+      <ReportTotals report={report} />
       {implement.length > 0 ? (
-        <>
-          <h3>Implement tasks</h3>
-          <div className="table-scroll">
-            <table className="eval-table implement-groups">
-              <thead>
-                <tr>
-                  <th>task</th>
-                  <th>strategy</th>
-                  <th>model</th>
-                  {categories.map((category) => (
-                    <th key={category}>{category}</th>
-                  ))}
-                  <th>metric</th>
-                  <th>gain over the starter</th>
-                  <th>starter noise margin</th>
-                  <th>lines edited</th>
-                  <th>time saving</th>
-                  <th>runs</th>
-                </tr>
-              </thead>
-              <tbody>
-                {implement.map((group) => (
-                  <tr key={`${group.item}-${group.strategy}-${group.model}`}>
-                    <td>{group.item}</td>
-                    <td>{group.strategy}</td>
-                    <td>{group.model}</td>
-                    {categories.map((category) => (
-                      <td key={category} className="number">
-                        {group.counts?.[category] ?? 0}
-                      </td>
-                    ))}
-                    <td className="number">{spread(group.metric)}</td>
-                    <td className="number">{spread(group.improvement)}</td>
-                    <td className="number">{number(report.noise?.[group.item]?.margin)}</td>
-                    <td className="number">{spread(group.linesEdited)}</td>
-                    <td className="number">
-                      {group.timeSaving === null || group.timeSaving === undefined
-                        ? '–'
-                        : `${(group.timeSaving * 100).toFixed(1)} %`}
-                    </td>
-                    <td>
-                      <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <BarChart
-            title="Gain over the starter, mean per task, strategy and model"
-            referenceLabel="the starter's noise margin"
-            rows={implement.map((group) => ({
-              label: `${group.item} · ${group.strategy} · ${group.model}`,
-              value: group.improvement?.mean ?? null,
-              reference: report.noise?.[group.item]?.margin ?? null,
-              text: number(group.improvement?.mean),
-            }))}
-          />
-        </>
+        <ImplementSection runId={runId} report={report} groups={implement} />
       ) : null}
-      {comparisons.length > 0 ? (
-        <>
-          <h3>Strategies and models compared</h3>
-          <div className="table-scroll">
-            <table className="eval-table comparisons">
-              <thead>
-                <tr>
-                  <th>strategy</th>
-                  <th>model</th>
-                  <th>finished</th>
-                  {categories.map((category) => (
-                    <th key={category}>{category} %</th>
-                  ))}
-                  <th>cost per run</th>
-                  <th>time per run</th>
-                </tr>
-              </thead>
-              <tbody>
-                {comparisons.map((row) => (
-                  <tr key={`${row.strategy}-${row.model}`}>
-                    <td>{row.strategy}</td>
-                    <td>{row.model}</td>
-                    <td className="number">{row.finished}</td>
-                    {categories.map((category) => (
-                      <td key={category} className="number">
-                        {number(row.percent?.[category])}
-                      </td>
-                    ))}
-                    <td className="number">
-                      {row.costUsd?.mean === null || row.costUsd?.mean === undefined
-                        ? '–'
-                        : `$${row.costUsd.mean.toFixed(4)}`}
-                    </td>
-                    <td className="number">
-                      {row.wallTimeMs?.mean === null || row.wallTimeMs?.mean === undefined
-                        ? '–'
-                        : formatDuration(row.wallTimeMs.mean)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <BarChart
-            title="Runs in category A (improved beyond the noise), percent"
-            max={100}
-            rows={comparisons.map((row) => ({
-              label: `${row.strategy} · ${row.model}`,
-              value: row.percent?.A ?? null,
-              text: `${number(row.percent?.A)} %`,
-            }))}
-          />
-        </>
-      ) : null}
-      {papers.length > 0 ? (
-        <>
-          <h3>Papers</h3>
-          <div className="table-scroll">
-            <table className="eval-table paper-groups">
-              <thead>
-                <tr>
-                  <th>paper</th>
-                  <th>model</th>
-                  <th>ran as generated</th>
-                  <th>ran after repair</th>
-                  <th>did not run</th>
-                  <th>judge (1–5)</th>
-                  <th>judge with reference</th>
-                  <th>rubric (0–1)</th>
-                  <th>lines</th>
-                  <th>repair share</th>
-                  <th>runs</th>
-                </tr>
-              </thead>
-              <tbody>
-                {papers.map((group) => (
-                  <tr key={`${group.item}-${group.model}`}>
-                    <td>{group.item}</td>
-                    <td>{group.model}</td>
-                    <td className="number">{group.verify?.['ran as generated'] ?? 0}</td>
-                    <td className="number">{group.verify?.['ran after repair'] ?? 0}</td>
-                    <td className="number">{group.verify?.['did not run'] ?? 0}</td>
-                    <td className="number">{spread(group.judgeScore)}</td>
-                    <td className="number">{spread(group.judgeReferenceScore)}</td>
-                    <td className="number">{spread(group.rubricScore)}</td>
-                    <td className="number">{spread(group.lines)}</td>
-                    <td className="number">{spread(group.repairLineShare)}</td>
-                    <td>
-                      <RunLinks runId={runId} report={report} runs={group.runs ?? []} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <BarChart
-            title="Judge score per paper and model (1–5)"
-            max={5}
-            rows={papers.map((group) => ({
-              label: `${group.item} · ${group.model}`,
-              value: group.judgeScore?.mean ?? null,
-              text: number(group.judgeScore?.mean),
-            }))}
-          />
-          <BarChart
-            title="Rubric score per paper and model (0–1)"
-            max={1}
-            rows={papers.map((group) => ({
-              label: `${group.item} · ${group.model}`,
-              value: group.rubricScore?.mean ?? null,
-              text: number(group.rubricScore?.mean),
-            }))}
-          />
-        </>
-      ) : null}
+      {comparisons.length > 0 ? <ComparisonSection rows={comparisons} /> : null}
+      {papers.length > 0 ? <PaperSection runId={runId} report={report} groups={papers} /> : null}
     </section>
+  );
+}
+
+function ReportTotals({ report }: { report: EvalSummary }) {
+  const totals = report.totals;
+  return (
+    <p>
+      Suite <b>{report.suite}</b>
+      {totals !== undefined
+        ? ` · ${totals.finished} of ${totals.runs} runs finished · ${totals.tokens.toLocaleString()} tokens · $${totals.costUsd.toFixed(4)} · ${formatDuration(totals.wallTimeMs)} of run time`
+        : ''}
+      {(report.missing ?? []).length > 0 ? (
+        <span className="warning"> · unfinished: {report.missing.join(', ')}</span>
+      ) : null}
+      {(report.failed ?? []).length > 0 ? (
+        <span className="warning"> · failed (in no category): {report.failed.join(', ')}</span>
+      ) : null}
+    </p>
+  );
+}
+
+function ImplementSection({
+  runId,
+  report,
+  groups,
+}: {
+  runId: string;
+  report: EvalSummary;
+  groups: ImplementGroup[];
+}) {
+  const columns: Column<ImplementGroup>[] = [
+    { header: 'task', cell: (group) => group.item },
+    { header: 'strategy', cell: (group) => group.strategy },
+    { header: 'model', cell: (group) => group.model },
+    ...categories.map((category): Column<ImplementGroup> => ({
+      header: category,
+      cell: (group) => group.counts?.[category] ?? 0,
+      numeric: true,
+    })),
+    { header: 'metric', cell: (group) => spread(group.metric), numeric: true },
+    { header: 'gain over the starter', cell: (group) => spread(group.improvement), numeric: true },
+    {
+      header: 'starter noise margin',
+      cell: (group) => number(report.noise?.[group.item]?.margin),
+      numeric: true,
+    },
+    { header: 'lines edited', cell: (group) => spread(group.linesEdited), numeric: true },
+    {
+      header: 'time saving',
+      cell: (group) =>
+        group.timeSaving === null || group.timeSaving === undefined
+          ? '–'
+          : `${(group.timeSaving * 100).toFixed(1)} %`,
+      numeric: true,
+    },
+    {
+      header: 'runs',
+      cell: (group) => <RunLinks runId={runId} report={report} runs={group.runs ?? []} />,
+    },
+  ];
+  return (
+    <>
+      <h3>Implement tasks</h3>
+      <DataTable
+        className="eval-table implement-groups"
+        columns={columns}
+        rows={groups}
+        rowKey={(group) => `${group.item}-${group.strategy}-${group.model}`}
+      />
+      <BarChart
+        title="Gain over the starter, mean per task, strategy and model"
+        referenceLabel="the starter's noise margin"
+        rows={groups.map((group) => ({
+          label: `${group.item} · ${group.strategy} · ${group.model}`,
+          value: group.improvement?.mean ?? null,
+          reference: report.noise?.[group.item]?.margin ?? null,
+          text: number(group.improvement?.mean),
+        }))}
+      />
+    </>
+  );
+}
+
+function ComparisonSection({ rows }: { rows: Comparison[] }) {
+  const columns: Column<Comparison>[] = [
+    { header: 'strategy', cell: (row) => row.strategy },
+    { header: 'model', cell: (row) => row.model },
+    { header: 'finished', cell: (row) => row.finished, numeric: true },
+    ...categories.map((category): Column<Comparison> => ({
+      header: `${category} %`,
+      cell: (row) => number(row.percent?.[category]),
+      numeric: true,
+    })),
+    {
+      header: 'cost per run',
+      cell: (row) =>
+        row.costUsd?.mean === null || row.costUsd?.mean === undefined
+          ? '–'
+          : `$${row.costUsd.mean.toFixed(4)}`,
+      numeric: true,
+    },
+    {
+      header: 'time per run',
+      cell: (row) =>
+        row.wallTimeMs?.mean === null || row.wallTimeMs?.mean === undefined
+          ? '–'
+          : formatDuration(row.wallTimeMs.mean),
+      numeric: true,
+    },
+  ];
+  return (
+    <>
+      <h3>Strategies and models compared</h3>
+      <DataTable
+        className="eval-table comparisons"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => `${row.strategy}-${row.model}`}
+      />
+      <BarChart
+        title="Runs in category A (a gain beyond the margin), percent"
+        max={100}
+        rows={rows.map((row) => ({
+          label: `${row.strategy} · ${row.model}`,
+          value: row.percent?.A ?? null,
+          text: `${number(row.percent?.A)} %`,
+        }))}
+      />
+    </>
+  );
+}
+
+function PaperSection({
+  runId,
+  report,
+  groups,
+}: {
+  runId: string;
+  report: EvalSummary;
+  groups: PaperGroup[];
+}) {
+  const verify = (outcome: 'ran as generated' | 'ran after repair' | 'did not run') => ({
+    header: outcome,
+    cell: (group: PaperGroup) => group.verify?.[outcome] ?? 0,
+    numeric: true,
+  });
+  const columns: Column<PaperGroup>[] = [
+    { header: 'paper', cell: (group) => group.item },
+    { header: 'model', cell: (group) => group.model },
+    verify('ran as generated'),
+    verify('ran after repair'),
+    verify('did not run'),
+    { header: 'judge (1–5)', cell: (group) => spread(group.judgeScore), numeric: true },
+    {
+      header: 'judge with reference',
+      cell: (group) => spread(group.judgeReferenceScore),
+      numeric: true,
+    },
+    { header: 'rubric (0–1)', cell: (group) => spread(group.rubricScore), numeric: true },
+    { header: 'lines', cell: (group) => spread(group.lines), numeric: true },
+    { header: 'repair share', cell: (group) => spread(group.repairLineShare), numeric: true },
+    {
+      header: 'runs',
+      cell: (group) => <RunLinks runId={runId} report={report} runs={group.runs ?? []} />,
+    },
+  ];
+  const scoreChart = (
+    title: string,
+    max: number,
+    score: (group: PaperGroup) => Spread | undefined,
+  ) => (
+    <BarChart
+      title={title}
+      max={max}
+      rows={groups.map((group) => ({
+        label: `${group.item} · ${group.model}`,
+        value: score(group)?.mean ?? null,
+        text: number(score(group)?.mean),
+      }))}
+    />
+  );
+  return (
+    <>
+      <h3>Papers</h3>
+      <DataTable
+        className="eval-table paper-groups"
+        columns={columns}
+        rows={groups}
+        rowKey={(group) => `${group.item}-${group.model}`}
+      />
+      {scoreChart('Judge score per paper and model (1–5)', 5, (group) => group.judgeScore)}
+      {scoreChart('Rubric score per paper and model (0–1)', 1, (group) => group.rubricScore)}
+    </>
   );
 }
 

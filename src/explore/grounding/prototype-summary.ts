@@ -137,7 +137,13 @@ export async function summarizePrototype(
   ]);
   const printed = printedMetricLines(baseline);
   const { task } = baseline;
-  const entrypoint = `\`python ${[task.entrypoint, ...task.args].join(' ')}\`${task.args.length === 0 ? ' (no arguments)' : ''}, at most ${task.timeoutS} s a run`;
+  const seed =
+    task.seed === undefined
+      ? 'no seed declared in task.json'
+      : 'flag' in task.seed
+        ? `its seed given as \`${task.seed.flag} N\``
+        : `its seed given in the variable \`${task.seed.env}\``;
+  const entrypoint = `\`python ${[task.entrypoint, ...task.args].join(' ')}\`${task.args.length === 0 ? ' (no arguments)' : ''}, ${seed}, at most ${task.timeoutS} s a run`;
   const text = loadPrompt('explore-prototype', {
     files: describeFiles(scan),
     entrypoint,

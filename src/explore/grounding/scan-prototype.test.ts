@@ -39,7 +39,7 @@ describe('the prototype scan', () => {
   it('describes the example prototype: its files, imports and loader', () => {
     const scan = scanPrototype(example);
     expect(scan.files.map((file) => file.path)).toEqual(['starter_code.py', 'task.json']);
-    expect(scan.imports).toEqual(['numpy', 'sklearn']);
+    expect(scan.imports).toEqual(['argparse', 'numpy', 'sklearn']);
     expect(scan.loads).toEqual(['load_wine(return_X_y=True)']);
     expect(scan.dataFiles).toEqual([]);
   });

@@ -35,6 +35,8 @@ export interface Exploration {
     /** Works a novelty check compared below which it said `unknown` (older runs: absent). */
     noveltyMinWorks?: number;
   };
+  /** Grounding (`--code`): the prototype summary every idea stage saw. */
+  prototype?: string;
   /** Ranked by the judge's score, best first (experiments, when run, rank by measurement). */
   ideas: ExploredIdea[];
   /** Reviews part: with `--run`, the ideas it takes and why (the gate may change them; report.md says). */

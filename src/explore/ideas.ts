@@ -2,8 +2,9 @@ import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
 import { notesBlock } from './analysis.js';
+import { groundedPlanInstruction, groundedSystem } from './grounding/grounded-prompts.js';
 import type { RelatedItem } from './related-work.js';
-import { ideaCardSchema, ideaListSchema, type IdeaCard } from './schemas.js';
+import { cardSchemaFor, ideaListSchema, type IdeaCard } from './schemas.js';
 
 export function renderRelated(
   papers: readonly { id: string; title: string }[],
@@ -27,6 +28,8 @@ export async function generateIdeas(
     notes?: string;
     compute: string;
     count: number;
+    /** With `--code`: the prototype summary, after the system prompt; plans must run on it. */
+    prototype?: string;
     maxAttempts?: number;
   },
 ): Promise<IdeaCard[]> {
@@ -34,7 +37,7 @@ export async function generateIdeas(
     models,
     {
       role: 'planner',
-      system: loadPrompt('explore-system'),
+      system: groundedSystem(loadPrompt('explore-system'), input.prototype),
       messages: [
         {
           role: 'user',
@@ -43,14 +46,15 @@ export async function generateIdeas(
             analysis: input.analysis,
             related: input.related,
             notes: notesBlock(input.notes),
-            compute: input.compute,
+            // The grounding section follows the compute one (nothing without a prototype).
+            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
           }),
         },
       ],
       label: 'explore-ideas',
       expect: `One \`\`\`json block: {"ideas": [...]} with ${input.count} idea cards.`,
     },
-    ideaListSchema(input.count),
+    ideaListSchema(input.count, input.prototype !== undefined),
     input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
   );
   return answer.value.ideas;
@@ -64,27 +68,35 @@ export function renderCard(card: IdeaCard): string {
 /** Refinement: one idea revised against its averaged reviews, validated like a new card. */
 export async function refineIdea(
   models: ModelCaller,
-  input: { card: IdeaCard; reviews: string; compute: string; label: string; maxAttempts?: number },
+  input: {
+    card: IdeaCard;
+    reviews: string;
+    compute: string;
+    label: string;
+    prototype?: string;
+    maxAttempts?: number;
+  },
 ): Promise<IdeaCard> {
   const answer = await askStructured(
     models,
     {
       role: 'planner',
-      system: loadPrompt('explore-system'),
+      system: groundedSystem(loadPrompt('explore-system'), input.prototype),
       messages: [
         {
           role: 'user',
           content: loadPrompt('explore-refine', {
             idea: renderCard(input.card),
             reviews: input.reviews,
-            compute: input.compute,
+            // The grounding section follows the compute one (nothing without a prototype).
+            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
           }),
         },
       ],
       label: input.label,
       expect: 'One ```json block: the whole revised idea card.',
     },
-    ideaCardSchema,
+    cardSchemaFor(input.prototype !== undefined),
     input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts },
   );
   return answer.value;

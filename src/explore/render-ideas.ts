@@ -1,3 +1,4 @@
+import { describeStep } from './grounding/plan-steps.js';
 import type { Exploration, ExploredIdea } from './exploration.js';
 import { describeAgreement } from './review-agreement.js';
 import { renderChoices } from './review-choice.js';
@@ -27,7 +28,7 @@ function renderIdea(idea: ExploredIdea, rank: number): string {
     `- Data preparation: ${plan.dataPreparation}`,
     `- Baselines: ${plan.baselines.join('; ')}`,
     `- Metrics: ${plan.metrics.map((metric) => `${metric.name} (${metric.direction === 'max' ? 'higher is better' : 'lower is better'})`).join('; ')}`,
-    `- Procedure: ${plan.procedure.map((step, index) => `(${index + 1}) ${step}`).join(' ')}`,
+    `- Procedure: ${plan.procedure.map((step, index) => `(${index + 1}) ${describeStep(step)}`).join(' ')}`,
     `- Seeds: ${plan.seeds.join(', ')}`,
     `- Ablations: ${plan.ablations.length === 0 ? 'none' : plan.ablations.join('; ')}`,
     `- Expected outcome: ${plan.expectedOutcome}`,
@@ -135,6 +136,9 @@ export function renderIdeasMarkdown(exploration: Exploration): string {
     `From ${exploration.papers.map((paper) => `[${paper.id}] ${paper.title} (${paper.path})`).join(', ')}.`,
     `${exploration.settings.ideas} ideas, ${exploration.settings.reviewers} independent reviewer(s) per idea${exploration.settings.reviewers > 1 ? ' and a meta-review' : ''}, ${exploration.settings.refineRounds} refinement round(s); compute: ${exploration.settings.compute}.`,
     '',
+    ...(exploration.prototype === undefined
+      ? []
+      : [exploration.prototype.replace(/^## /, '## Grounding: '), '']),
     '## Problem analysis',
     '',
     '### Research tasks',

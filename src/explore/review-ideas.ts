@@ -13,6 +13,8 @@ export interface ReviewSettings {
   reviewers: number;
   refineRounds: number;
   compute: string;
+  /** With `--code`: the prototype summary every review and refinement sees. */
+  prototype?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ async function reviewAndRefine(
       analysis: settings.analysis,
       reviewers: settings.reviewers,
       label: `explore-review ${id} round ${round}`,
+      ...(settings.prototype === undefined ? {} : { prototype: settings.prototype }),
       warn: (message) => run.emit({ type: 'log', level: 'warn', message }),
     });
     run.emit({
@@ -73,6 +76,7 @@ async function reviewAndRefine(
       reviews: renderReviews(last),
       compute: settings.compute,
       label: `explore-refine ${id} round ${round}`,
+      ...(settings.prototype === undefined ? {} : { prototype: settings.prototype }),
     });
     last = await review(round);
   }

@@ -2,6 +2,7 @@ import { StructuredAnswerError } from '../llm/structured-answer.js';
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
+import { groundedJudgeSystem } from './grounding/grounded-prompts.js';
 import { renderCard } from './ideas.js';
 import { describeAgreement, reviewAgreement, type ReviewAgreement } from './review-agreement.js';
 import { metaReview, type ReconciledReview } from './review-meta.js';
@@ -100,6 +101,8 @@ export interface ReviewInput {
   analysis: string;
   reviewers: number;
   label: string;
+  /** With `--code`: the prototype summary, after the judge's system prompt; feasibility is judged against it. */
+  prototype?: string;
   maxAttempts?: number;
   /** Told of a review that failed (it is kept in `failed`, and the others go on). */
   warn?: (message: string) => void;
@@ -182,7 +185,10 @@ async function reconcile(
  * reconciled by a meta-review.
  */
 export async function reviewIdea(models: ModelCaller, input: ReviewInput): Promise<AveragedReview> {
-  const context = { system: loadPrompt('explore-review-system'), idea: renderCard(input.card) };
+  const context = {
+    system: groundedJudgeSystem(loadPrompt('explore-review-system'), input.prototype),
+    idea: renderCard(input.card),
+  };
   const judgeModels = models.levels('judge');
   const samples: Review[] = [];
   const sampleModels: string[] = [];

@@ -19,6 +19,7 @@ import type { ExploreInputs } from './explore-inputs.js';
 import { checkExploration } from './explore-preflight.js';
 import { describeCompute, readExploreSettings, type ExploreSettings } from './explore-settings.js';
 import type { Exploration } from './exploration.js';
+import { groundOnPrototype } from './grounding/ground-on-prototype.js';
 import { generateIdeas, renderRelated } from './ideas.js';
 import { describeIngest, ingestPapers } from './ingest-papers.js';
 import { describeReviews, reviewIdeas } from './review-ideas.js';
@@ -116,7 +117,10 @@ function refuseEnded(dir: string): void {
   }
 }
 
-/** The exploration's stages: papers → analysis → ideas → reviews → novelty → experiments. */
+/**
+ * The exploration's stages: papers → analysis → (with `--code`) baseline and prototype summary →
+ * ideas → reviews → novelty → experiments.
+ */
 async function explore(
   scope: RunScope,
   settings: ExploreSettings,
@@ -136,6 +140,12 @@ async function explore(
     { describe: describeAnalysis },
   );
   const analysisText = await approveAnalysis(run, host.feedback, renderAnalysis(analysis));
+  // With `--code` the ideas are planned on the prototype as measured: baseline first.
+  const grounding =
+    settings.experiments === undefined
+      ? undefined
+      : await groundOnPrototype(scope, settings.experiments, compute);
+  const prototype = grounding === undefined ? {} : { prototype: grounding.summary.text };
   const cards = await stages.run(
     'ideas',
     () =>
@@ -145,12 +155,19 @@ async function explore(
         compute,
         count: settings.ideas,
         ...(notes === undefined ? {} : { notes }),
+        ...prototype,
       }),
     { describe: (generated) => generated.map((card) => card.title).join('; ') },
   );
   const reviewed = await stages.run(
     'review',
-    () => reviewIdeas(models, run, cards, { ...settings, analysis: analysisText, compute }),
+    () =>
+      reviewIdeas(models, run, cards, {
+        ...settings,
+        analysis: analysisText,
+        compute,
+        ...prototype,
+      }),
     { describe: describeReviews },
   );
   const keywords = analysis.analysis.keywords;
@@ -160,7 +177,10 @@ async function explore(
       checkNovelty(run, models, reviewed, { papers, related: inputs.related }, settings, keywords),
     { describe: describeNovelty },
   );
-  const exploration = rankedExploration(papers, inputs, analysis, explored, settings, compute);
+  const exploration = {
+    ...rankedExploration(papers, inputs, analysis, explored, settings, compute),
+    ...(grounding === undefined ? {} : { prototype: grounding.summary.text }),
+  };
   const files = writeIdeas(run, exploration);
   const measured =
     settings.experiments === undefined
@@ -171,6 +191,7 @@ async function explore(
           models: options.models,
           keywords,
           compute,
+          ...(grounding === undefined ? {} : { baseline: grounding.baseline }),
           ...(options.experimentActions === undefined
             ? {}
             : { actions: options.experimentActions }),

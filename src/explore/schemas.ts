@@ -27,6 +27,18 @@ export type ProblemAnalysis = z.infer<typeof analysisSchema>;
 
 export const metricDirections = ['max', 'min'] as const;
 
+// Grounding (issue 17, part "grounding"): with `--code` each step of a plan says whether the
+// prototype can run it, and why. A plain step (no `--code`, or a model that did not classify
+// it) is taken as runnable.
+export const groundedStepSchema = z.object({
+  step: text,
+  runsOnPrototype: z.boolean(),
+  reason: text,
+});
+export type GroundedStep = z.infer<typeof groundedStepSchema>;
+export const planStepSchema = z.union([text, groundedStepSchema]);
+export type PlanStep = z.infer<typeof planStepSchema>;
+
 export const ideaCardSchema = z.object({
   title: text,
   problem: text,
@@ -39,7 +51,7 @@ export const ideaCardSchema = z.object({
     metrics: z
       .array(z.object({ name: text, direction: z.enum(metricDirections) }))
       .min(1, 'name at least one metric with its direction'),
-    procedure: z.array(text).min(1),
+    procedure: z.array(planStepSchema).min(1),
     seeds: z.array(z.number().int()).min(1, 'give at least one seed'),
     ablations: z.array(text),
     expectedOutcome: text,
@@ -50,10 +62,28 @@ export const ideaCardSchema = z.object({
 });
 export type IdeaCard = z.infer<typeof ideaCardSchema>;
 
+// Grounding (issue 17, part "grounding"): with `--code` every step must be classified, so an
+// answer with a plain step is asked again with the problem.
+export const groundedIdeaCardSchema = ideaCardSchema.superRefine((card, context) => {
+  card.experimentPlan.procedure.forEach((step, index) => {
+    if (typeof step === 'string') {
+      context.addIssue({
+        code: 'custom',
+        path: ['experimentPlan', 'procedure', index],
+        message: 'give the step as { "step", "runsOnPrototype", "reason" }',
+      });
+    }
+  });
+});
+
+/** The card schema of an exploration: with a prototype (`--code`), steps are classified. */
+export const cardSchemaFor = (grounded: boolean) =>
+  grounded ? groundedIdeaCardSchema : ideaCardSchema;
+
 /** Exactly `count` cards, so a short or padded answer is re-asked rather than accepted. */
-export function ideaListSchema(count: number) {
+export function ideaListSchema(count: number, grounded = false) {
   return z.object({
-    ideas: z.array(ideaCardSchema).length(count, `give exactly ${count} ideas`),
+    ideas: z.array(cardSchemaFor(grounded)).length(count, `give exactly ${count} ideas`),
   });
 }
 

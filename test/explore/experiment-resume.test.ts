@@ -65,10 +65,12 @@ describe('codify explore --resume with experiments', () => {
     expect(resumed).toEqual([
       ['ingest', true, true],
       ['analysis', true, true],
+      // With --code the baseline and the prototype summary come before the ideas.
+      ['baseline', true, true],
+      ['prototype', true, true],
       ['ideas', true, true],
       ['review', true, true],
       ['novelty', true, true],
-      ['baseline', true, true],
       ['experiment I1', true, true],
       // The finished verdict is kept: not asked again, not even of the log (reusedCalls 0).
       ['verdict I1', true, true],

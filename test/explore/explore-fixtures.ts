@@ -69,7 +69,19 @@ export function ideaCard(title: string, overrides: Partial<IdeaCard> = {}): Idea
         { name: 'accuracy', direction: 'max' },
         { name: 'log-loss', direction: 'min' },
       ],
-      procedure: ['train each variant for 100 epochs', 'evaluate on the test split'],
+      // Classified, as explorations with a prototype (`--code`) require.
+      procedure: [
+        {
+          step: 'train each variant for 100 epochs',
+          runsOnPrototype: true,
+          reason: 'the prototype trains the MLP',
+        },
+        {
+          step: 'evaluate on the test split',
+          runsOnPrototype: true,
+          reason: 'the prototype prints test accuracy',
+        },
+      ],
       seeds: [0, 1, 2, 3, 4],
       ablations: ['alpha 1.0'],
       expectedOutcome: 'higher accuracy, equal log-loss',

@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +90,8 @@ describe('codify explore --interactive: the researcher at the gates', () => {
     });
     // The ideas were written before the stop; no experiment ran.
     expect(existsSync(join(runDir, 'ideas.json'))).toBe(true);
-    expect(existsSync(join(runDir, 'experiments'))).toBe(false);
+    // The baseline ran before the ideas (grounding); nothing else in experiments/.
+    expect(readdirSync(join(runDir, 'experiments'))).toEqual(['baseline']);
     expect(readEvents(runDir).events.at(-1)).toMatchObject({ type: 'run-end', status: 'stopped' });
     // A stop like Ctrl-C (exit 130); its answer is not kept, so a resume asks at the gate again.
     expect(existsSync(answerFile(runDir, 'experiments'))).toBe(false);

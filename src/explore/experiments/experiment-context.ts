@@ -18,6 +18,9 @@ export interface MeasuredBaseline {
   output: string;
   outputPath: string;
   ran: boolean;
+  exitCode: number | null;
+  /** How long the unchanged prototype ran, for the prototype summary the ideas see. */
+  durationMs?: number;
 }
 
 /** What every experiment of an exploration shares. */

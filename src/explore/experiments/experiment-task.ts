@@ -5,9 +5,22 @@ import { detectFormat } from '../../tasks/load-task.js';
 import { mlAgentBenchNames, taskFileNames } from '../../tasks/task-file-names.js';
 import { metricKey, resultMarker } from '../../tasks/seeds/structured-result.js';
 import type { TaskMetric } from '../../tasks/types.js';
+import { splitPlan } from '../grounding/plan-steps.js';
 import type { IdeaCard } from '../schemas.js';
 
-/** The idea's plan as the methodology of an implement task (prompts/explore-experiment.md). */
+/** The steps the prototype cannot run, by their reasons only: the agent must not attempt them. */
+function notRunNote(reasons: readonly string[]): string {
+  if (reasons.length === 0) return '';
+  return `\n${loadPrompt('explore-experiment-not-run', {
+    count: String(reasons.length),
+    reasons: reasons.map((reason) => `  - ${reason}`).join('\n'),
+  }).trimEnd()}`;
+}
+
+/**
+ * The idea's plan as the methodology of an implement task (prompts/explore-experiment.md):
+ * only the steps that run on the prototype; the others are named by their reasons.
+ */
 export function experimentMethodology(
   card: IdeaCard,
   metric: TaskMetric,
@@ -15,13 +28,14 @@ export function experimentMethodology(
   candidates = '',
 ): string {
   const plan = card.experimentPlan;
+  const { runnable, notRun } = splitPlan(card);
   return loadPrompt('explore-experiment', {
     title: card.title,
     hypothesis: card.hypothesis.statement,
     expectedEffect: card.hypothesis.expectedEffect,
     method: card.method,
     dataPreparation: plan.dataPreparation,
-    procedure: plan.procedure.map((step, index) => `  ${index + 1}. ${step}`).join('\n'),
+    procedure: `${runnable.map((step, index) => `  ${index + 1}. ${step}`).join('\n')}${notRunNote(notRun.map((step) => step.reason))}`,
     ablations: plan.ablations.length === 0 ? 'none' : plan.ablations.join('; '),
     stopCriteria: plan.stopCriteria,
     seeds: plan.seeds.join(', '),

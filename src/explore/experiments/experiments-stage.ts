@@ -8,6 +8,7 @@ import type { MeasuredIdeas } from '../explore-closing.js';
 import type { ExploredIdea } from '../exploration.js';
 import { pickExperiments } from '../explore-gates.js';
 import { explainChoices, renderChoices } from '../review-choice.js';
+import type { MeasuredBaseline } from './experiment-context.js';
 import { renderExperimentReport } from './render-report.js';
 import { runExperiments, type ExperimentSettings } from './run-experiments.js';
 import { selectIdeas } from './select-ideas.js';
@@ -20,6 +21,8 @@ export interface ExperimentsInput {
   models: (run: Run) => ModelCaller;
   keywords: readonly string[];
   compute: string;
+  /** The baseline measured before the ideas (grounding); measured here when absent. */
+  baseline?: MeasuredBaseline;
   actions?: readonly ActionDefinition[];
 }
 
@@ -52,6 +55,7 @@ export async function experimentsAndReport(
         judge: scope.models,
         keywords: input.keywords,
         compute: input.compute,
+        ...(input.baseline === undefined ? {} : { baseline: input.baseline }),
         ...(input.actions === undefined ? {} : { actions: input.actions }),
       }),
     {

@@ -16,6 +16,8 @@ interface BaselineRun {
   outputPath: string;
   exitCode: number | null;
   ran: boolean;
+  /** Wall time of the run (absent in stages stored before the prototype summary). */
+  durationMs?: number;
 }
 
 /**
@@ -62,7 +64,12 @@ export async function measureBaseline(
         outputPath: execution.outputPath,
       });
       const ran = execution.exitCode === 0 && !execution.timedOut;
-      return { outputPath: execution.outputPath, exitCode: execution.exitCode, ran };
+      return {
+        outputPath: execution.outputPath,
+        exitCode: execution.exitCode,
+        ran,
+        durationMs: execution.durationMs,
+      };
     },
     {
       detail: `${task.entrypoint} in ${settings.codeDir}`,
@@ -79,5 +86,7 @@ export async function measureBaseline(
     output: readFileSync(measured.outputPath, 'utf8'),
     outputPath: measured.outputPath,
     ran: measured.ran,
+    exitCode: measured.exitCode,
+    ...(measured.durationMs === undefined ? {} : { durationMs: measured.durationMs }),
   };
 }

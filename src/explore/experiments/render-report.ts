@@ -11,6 +11,16 @@ const seedCell = (record: ExperimentRecord) => {
   return `${seeds.mean} ± ${seeds.sd} (${printed}/${seeds.runs.length})`;
 };
 
+/** Grounding: the plan's steps the prototype could not run, each with the reason. */
+function notRunLines(record: ExperimentRecord): string[] {
+  if (record.notRun === undefined || record.notRun.length === 0) return [];
+  return [
+    '**Not run (the prototype cannot run these steps of the plan).**',
+    ...record.notRun.map((entry) => `- ${entry.step} — ${entry.reason}`),
+    '',
+  ];
+}
+
 /** Whether the measurement supports the hypothesis: better than the baseline on its metric. */
 export function verdictOf(record: ExperimentRecord): string {
   if (record.status !== 'ran') return `not tested (${record.status}: ${record.reason})`;
@@ -109,6 +119,7 @@ export function renderExperimentReport(
               .join('; ')}.`,
             '',
           ]),
+      ...notRunLines(record),
       ...pairedLines(record),
       `**Measured.** ${verdictOf(record)}.`,
       '',

@@ -6,6 +6,7 @@ import { RunStopped, throwIfStopped } from '../../errors/run-stopped.js';
 import type { TaskMetric } from '../../tasks/types.js';
 import type { ExploredIdea } from '../exploration.js';
 import { experimentChannel } from '../explore-gates.js';
+import { splitPlan } from '../grounding/plan-steps.js';
 import { confirmMetric, type MetricChoice } from './confirm-metric.js';
 import type { ExperimentContext } from './experiment-context.js';
 import { earlierExperimentRun } from './experiment-runs.js';
@@ -50,11 +51,13 @@ export async function experimentStage(
 }
 
 function baseRecord(idea: ExploredIdea) {
+  const { notRun } = splitPlan(idea.card);
   return {
     idea: idea.id,
     title: idea.card.title,
     hypothesis: idea.card.hypothesis.statement,
     judgeScore: idea.score,
+    ...(notRun.length === 0 ? {} : { notRun }),
   };
 }
 
@@ -63,6 +66,9 @@ async function runExperiment(
   idea: ExploredIdea,
 ): Promise<ExperimentRecord> {
   const { baseline } = context;
+  if (splitPlan(idea.card).runnable.length === 0) {
+    throw new ExperimentSkipped('no step of its plan runs on the prototype (see notRun)');
+  }
   const choice = baseline.ran
     ? confirmMetric(idea.card, baseline.output, baseline.task.metric)
     : { problem: `the baseline does not run (see ${baseline.outputPath})` };

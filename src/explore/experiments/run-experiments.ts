@@ -9,7 +9,8 @@ import type { Run } from '../../runs/run.js';
 import type { Stages } from '../../runs/stages.js';
 import type { SandboxKind } from '../../sandbox/index.js';
 import type { ExploredIdea } from '../exploration.js';
-import type { ExperimentContext } from './experiment-context.js';
+import type { NotRunStep } from '../grounding/plan-steps.js';
+import type { ExperimentContext, MeasuredBaseline } from './experiment-context.js';
 import { inPool, oneAtATime } from './experiment-pool.js';
 import { measureBaseline } from './measure-baseline.js';
 import { experimentStage } from './run-experiment.js';
@@ -41,6 +42,8 @@ export interface ExperimentRecord {
   title: string;
   hypothesis: string;
   judgeScore: number;
+  /** Grounding: the plan's steps the prototype cannot run, left out of the experiment. */
+  notRun?: NotRunStep[];
   status: 'ran' | 'skipped' | 'failed';
   reason: string;
   runId?: string;
@@ -97,6 +100,8 @@ export interface RunExperimentsOptions {
   keywords?: readonly string[];
   /** The compute the experiments may use, as the ideas were told (shown at the gate). */
   compute?: string;
+  /** The baseline already measured (before the ideas, with `--code`); measured first without. */
+  baseline?: MeasuredBaseline;
 }
 
 /**
@@ -107,7 +112,7 @@ export interface RunExperimentsOptions {
  */
 export async function runExperiments(options: RunExperimentsOptions): Promise<ExperimentRecord[]> {
   const { run, stages, host, settings } = options;
-  const baseline = await measureBaseline(run, stages, settings, host.signal);
+  const baseline = options.baseline ?? (await measureBaseline(run, stages, settings, host.signal));
   const context: ExperimentContext = {
     run,
     stages,

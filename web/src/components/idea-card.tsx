@@ -2,6 +2,7 @@ import type { ExploredIdea } from '../../../src/explore/exploration.js';
 import type { ExperimentRecord } from '../../../src/explore/experiments/run-experiments.js';
 import { labelOf, noveltyLine, unfoundCitations } from '../model/labels.js';
 import { runHref } from '../use-route.js';
+import { PlanStepItem } from './plan-step.js';
 import { ReviewSpread } from './review-spread.js';
 import { PairedEffects } from './paired-effects.js';
 import { experimentFigure, measured, verdictText } from '../model/experiment-result.js';
@@ -76,7 +77,7 @@ export function IdeaCardView({
           <dd>
             <ol>
               {plan.procedure.map((step, index) => (
-                <li key={index}>{step}</li>
+                <PlanStepItem key={index} step={step} />
               ))}
             </ol>
           </dd>

@@ -2,7 +2,11 @@ import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
 import { notesBlock } from './analysis.js';
-import { groundedPlanInstruction, groundedSystem } from './grounding/grounded-prompts.js';
+import {
+  groundedPlanInstruction,
+  groundedSystem,
+  procedureShape,
+} from './grounding/grounded-prompts.js';
 import type { RelatedItem } from './related-work.js';
 import { cardSchemaFor, ideaListSchema, type IdeaCard } from './schemas.js';
 
@@ -48,6 +52,7 @@ export async function generateIdeas(
             notes: notesBlock(input.notes),
             // The grounding section follows the compute one (nothing without a prototype).
             compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
+            procedureShape: procedureShape(input.prototype),
           }),
         },
       ],

@@ -15,6 +15,13 @@ export function groundedPlanInstruction(prototype: string | undefined): string {
   return prototype === undefined ? '' : `\n\n${loadPrompt('explore-grounded-plan').trimEnd()}`;
 }
 
+/** How the answer's shape shows a `procedure`: plain steps, or steps classified on the prototype. */
+export function procedureShape(prototype: string | undefined): string {
+  return prototype === undefined
+    ? '["…"]'
+    : '[{ "step": "…", "runsOnPrototype": true, "reason": "…" }]';
+}
+
 /**
  * The judge's system prompt (every review and the meta-review) with the prototype summary
  * and how feasibility is judged against it after it.

@@ -10,6 +10,22 @@ import { runHref } from '../use-route.js';
 /** How often the list is asked again, so new and finishing runs show up without a reload. */
 const refreshMs = 2000;
 
+/** What the list is narrowed to: a mode, a status, words of a name or id. */
+interface RunFilter {
+  mode: string;
+  status: string;
+  search: string;
+}
+
+function matches(run: RunListEntry, filter: RunFilter): boolean {
+  const words = filter.search.trim().toLowerCase();
+  return (
+    (filter.mode === 'all' || run.mode === filter.mode) &&
+    (filter.status === 'all' || run.status === filter.status) &&
+    (words === '' || `${run.name} ${run.id}`.toLowerCase().includes(words))
+  );
+}
+
 export function RunsListPage() {
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -17,55 +33,13 @@ export function RunsListPage() {
     return () => window.clearInterval(timer);
   }, []);
   const { data: runs, error, loaded } = useFetched<RunListEntry[]>(apiPaths.runs(), tick);
-  const [mode, setMode] = useState('all');
-  const [status, setStatus] = useState('all');
-  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<RunFilter>({ mode: 'all', status: 'all', search: '' });
   const [starting, setStarting] = useState(false);
-  const modes = useMemo(() => distinct((runs ?? []).map((run) => run.mode)), [runs]);
-  const statuses = useMemo(() => distinct((runs ?? []).map((run) => run.status)), [runs]);
-  const shown = (runs ?? []).filter(
-    (run) =>
-      (mode === 'all' || run.mode === mode) &&
-      (status === 'all' || run.status === status) &&
-      (search === '' ||
-        `${run.name} ${run.id}`.toLowerCase().includes(search.trim().toLowerCase())),
-  );
-  const now = Date.now();
   return (
     <section className="runs-list">
       <div className="toolbar">
         <h1>Runs</h1>
-        <label>
-          mode{' '}
-          <select aria-label="mode" value={mode} onChange={(event) => setMode(event.target.value)}>
-            <option value="all">all</option>
-            {modes.map((value) => (
-              <option key={value}>{value}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          status{' '}
-          <select
-            aria-label="status"
-            value={status}
-            onChange={(event) => setStatus(event.target.value)}
-          >
-            <option value="all">all</option>
-            {statuses.map((value) => (
-              <option key={value} value={value}>
-                {value === 'running' ? 'live' : value}
-              </option>
-            ))}
-          </select>
-        </label>
-        <input
-          type="search"
-          aria-label="search"
-          placeholder="search by name or id"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
+        <RunFilters runs={runs ?? []} filter={filter} setFilter={setFilter} />
         {!starting ? (
           <button type="button" className="start-button" onClick={() => setStarting(true)}>
             Start a run…
@@ -80,49 +54,110 @@ export function RunsListPage() {
           this folder; they appear here as they start.
         </p>
       ) : null}
-      <table className="runs-table">
-        <thead>
-          <tr>
-            <th>run</th>
-            <th>mode</th>
-            <th>status</th>
-            <th className="number">steps</th>
-            <th className="number">tokens</th>
-            <th className="number">cost</th>
-            <th>outcome</th>
-            <th className="number">age</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((run) => (
-            <tr key={run.id} data-run-id={run.id}>
-              <td>
-                <a href={runHref(run.id)} className="run-name">
-                  {run.name}
-                </a>
-                <div className="run-id">{run.id}</div>
-              </td>
-              <td>{run.mode}</td>
-              <td>
-                <StatusBadge status={run.status} />
-                {run.waiting !== undefined ? (
-                  <span className="waiting-badge" title={run.waiting.join(', ')}>
-                    waiting for you
-                  </span>
-                ) : null}
-              </td>
-              <td className="number">{run.totals.steps}</td>
-              <td className="number">
-                {formatTokens(run.totals.inputTokens + run.totals.outputTokens)}
-              </td>
-              <td className="number">{formatCost(run.totals)}</td>
-              <td className="outcome">{run.problem ?? run.outcome ?? outcomeOf(run)}</td>
-              <td className="number">{formatAge(now - Date.parse(run.startedAt))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RunsTable runs={(runs ?? []).filter((run) => matches(run, filter))} />
     </section>
+  );
+}
+
+function RunFilters({
+  runs,
+  filter,
+  setFilter,
+}: {
+  runs: RunListEntry[];
+  filter: RunFilter;
+  setFilter: (update: (previous: RunFilter) => RunFilter) => void;
+}) {
+  const modes = useMemo(() => distinct(runs.map((run) => run.mode)), [runs]);
+  const statuses = useMemo(() => distinct(runs.map((run) => run.status)), [runs]);
+  const set = (key: keyof RunFilter, value: string) =>
+    setFilter((previous) => ({ ...previous, [key]: value }));
+  return (
+    <>
+      <label>
+        mode{' '}
+        <select
+          aria-label="mode"
+          value={filter.mode}
+          onChange={(event) => set('mode', event.target.value)}
+        >
+          <option value="all">all</option>
+          {modes.map((value) => (
+            <option key={value}>{value}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        status{' '}
+        <select
+          aria-label="status"
+          value={filter.status}
+          onChange={(event) => set('status', event.target.value)}
+        >
+          <option value="all">all</option>
+          {statuses.map((value) => (
+            <option key={value} value={value}>
+              {value === 'running' ? 'live' : value}
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="search"
+        aria-label="search"
+        placeholder="search by name or id"
+        value={filter.search}
+        onChange={(event) => set('search', event.target.value)}
+      />
+    </>
+  );
+}
+
+function RunsTable({ runs }: { runs: RunListEntry[] }) {
+  const now = Date.now();
+  return (
+    <table className="runs-table">
+      <thead>
+        <tr>
+          <th>run</th>
+          <th>mode</th>
+          <th>status</th>
+          <th className="number">steps</th>
+          <th className="number">tokens</th>
+          <th className="number">cost</th>
+          <th>outcome</th>
+          <th className="number">age</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <tr key={run.id} data-run-id={run.id}>
+            <td>
+              <a href={runHref(run.id)} className="run-name">
+                {run.name}
+              </a>
+              <div className="run-id">{run.id}</div>
+            </td>
+            <td>{run.mode}</td>
+            <td>
+              <StatusBadge status={run.status} />
+              {run.waiting !== undefined ? (
+                <span className="waiting-badge" title={run.waiting.join(', ')}>
+                  waiting for you
+                </span>
+              ) : null}
+            </td>
+            <td className="number">{run.totals.steps}</td>
+            <td className="number">
+              {formatTokens(run.totals.inputTokens + run.totals.outputTokens)}
+            </td>
+            <td className="number">{formatCost(run.totals)}</td>
+            <td className="outcome">{run.problem ?? run.outcome ?? outcomeOf(run)}</td>
+            <td className="number">{formatAge(now - Date.parse(run.startedAt))}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -13,9 +13,8 @@ const width = 560;
 const height = 180;
 const pad = { left: 56, right: 16, top: 14, bottom: 28 };
 
-/** The metric of each execution as a line, the starter's value as a dashed line across. */
-export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
-  if (points.length === 0) return <p className="muted">No execution has printed {name} yet.</p>;
+/** Where an execution and a value land in the chart: the value range padded when flat. */
+function chartScale(points: MetricPoint[], starter: number | undefined) {
   const values = points.map((point) => point.value).concat(starter === undefined ? [] : [starter]);
   let low = Math.min(...values);
   let high = Math.max(...values);
@@ -28,6 +27,54 @@ export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
     pad.left + (count <= 1 ? 0.5 : (execution - 1) / (count - 1)) * (width - pad.left - pad.right);
   const y = (value: number) =>
     pad.top + (1 - (value - low) / (high - low)) * (height - pad.top - pad.bottom);
+  return { low, high, count, x, y };
+}
+
+/** The axes, the value range's two ends and the execution numbers. */
+function Axes({ scale }: { scale: ReturnType<typeof chartScale> }) {
+  const { low, high, count, x, y } = scale;
+  return (
+    <>
+      <line x1={pad.left} x2={pad.left} y1={pad.top} y2={height - pad.bottom} className="axis" />
+      <line
+        x1={pad.left}
+        x2={width - pad.right}
+        y1={height - pad.bottom}
+        y2={height - pad.bottom}
+        className="axis"
+      />
+      {[high, low].map((value) => (
+        <text
+          key={value}
+          x={pad.left - 6}
+          y={y(value)}
+          className="tick"
+          textAnchor="end"
+          dominantBaseline="middle"
+        >
+          {value.toPrecision(4)}
+        </text>
+      ))}
+      {axisTicks(count).map((tick) => (
+        <text
+          key={tick}
+          x={x(tick)}
+          y={height - pad.bottom + 16}
+          className="tick execution-tick"
+          textAnchor="middle"
+        >
+          {tick}
+        </text>
+      ))}
+    </>
+  );
+}
+
+/** The metric of each execution as a line, the starter's value as a dashed line across. */
+export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
+  if (points.length === 0) return <p className="muted">No execution has printed {name} yet.</p>;
+  const scale = chartScale(points, starter);
+  const { x, y } = scale;
   // Many executions: smaller dots, and only round execution numbers labelled.
   const radius = points.length > 60 ? 2 : 4;
   const path = points
@@ -36,32 +83,7 @@ export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
   return (
     <figure className="metric-chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${name} per execution`}>
-        <line x1={pad.left} x2={pad.left} y1={pad.top} y2={height - pad.bottom} className="axis" />
-        <line
-          x1={pad.left}
-          x2={width - pad.right}
-          y1={height - pad.bottom}
-          y2={height - pad.bottom}
-          className="axis"
-        />
-        <text
-          x={pad.left - 6}
-          y={y(high)}
-          className="tick"
-          textAnchor="end"
-          dominantBaseline="middle"
-        >
-          {high.toPrecision(4)}
-        </text>
-        <text
-          x={pad.left - 6}
-          y={y(low)}
-          className="tick"
-          textAnchor="end"
-          dominantBaseline="middle"
-        >
-          {low.toPrecision(4)}
-        </text>
+        <Axes scale={scale} />
         {starter !== undefined ? (
           <g className="starter-line">
             <line x1={pad.left} x2={width - pad.right} y1={y(starter)} y2={y(starter)} />
@@ -81,17 +103,6 @@ export function MetricChart({ name, points, starter, goal }: MetricChartProps) {
           >
             <title>{`execution ${point.execution} (${point.script}): ${point.value}`}</title>
           </circle>
-        ))}
-        {axisTicks(count).map((tick) => (
-          <text
-            key={tick}
-            x={x(tick)}
-            y={height - pad.bottom + 16}
-            className="tick execution-tick"
-            textAnchor="middle"
-          >
-            {tick}
-          </text>
         ))}
       </svg>
       <figcaption>

@@ -1,7 +1,8 @@
 // Started by experiment-resume.test.ts, then killed with SIGKILL in its second experiment.
 import { writeFileSync } from 'node:fs';
 import { runExplore } from '../../src/explore/run-explore.js';
-import { experimentActions, exploreModels, exploreSettings } from './experiment-resume-script.js';
+import { experimentActions } from './experiment-actions.js';
+import { exploreModels, exploreSettings } from './experiment-resume-script.js';
 
 const [root, marker] = process.argv.slice(2);
 if (root === undefined || marker === undefined) throw new Error('usage: child ROOT MARKER');

@@ -1,13 +1,10 @@
 // Shared by experiment-resume.test.ts and the child process it kills.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findAction } from '../../src/agent/actions/index.js';
-import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import type { ExploreSettings } from '../../src/explore/run-explore.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { ModelRequest } from '../../src/llm/types.js';
 import type { Run } from '../../src/runs/run.js';
-import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller, type ScriptedCaller } from '../agent/scripted-caller.js';
 import {
   analysisAnswer,
@@ -17,10 +14,6 @@ import {
   review,
   verdictAnswer,
 } from './explore-fixtures.js';
-
-const finalAnswer = findAction('Final Answer');
-if (finalAnswer === undefined) throw new Error('no Final Answer action');
-export const experimentActions = [writeScript, finalAnswer] as ActionDefinition[];
 
 /** Three ideas, run in the judge's order I1, I2, I3; each measures its own accuracy. */
 export const titles = ['Class-aware mixup', 'Feature noise', 'Label smoothing'];

@@ -9,7 +9,8 @@ import { resumeExplore } from '../../src/explore/run-explore.js';
 import type { EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { readFirstEvent } from '../../src/runs/read-first-event.js';
-import { experimentActions, exploreModels, ideaOf } from './experiment-resume-script.js';
+import { experimentActions } from './experiment-actions.js';
+import { exploreModels, ideaOf } from './experiment-resume-script.js';
 import { verdictAnswer } from './explore-fixtures.js';
 
 const runOf = (exploreDir: string, idea: string) =>

@@ -2,14 +2,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findAction } from '../../src/agent/actions/index.js';
-import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import type { ImplementResult } from '../../src/agent/final-result.js';
 import type { Exploration } from '../../src/explore/exploration.js';
 import { runExplore } from '../../src/explore/run-explore.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { Run } from '../../src/runs/run.js';
-import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
 import {
   analysisAnswer,
@@ -19,10 +16,7 @@ import {
   review,
   verdictAnswer,
 } from './explore-fixtures.js';
-
-const finalAnswer = findAction('Final Answer');
-if (finalAnswer === undefined) throw new Error('no Final Answer action');
-const actions = [writeScript, finalAnswer] as ActionDefinition[];
+import { experimentActions as actions } from './experiment-actions.js';
 
 const starter = 'print("loading the data")\nprint("accuracy: 0.5")\n';
 const improved = (value: number) => `print("accuracy: ${value}")\n`;

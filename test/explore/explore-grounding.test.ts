@@ -2,8 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findAction } from '../../src/agent/actions/index.js';
-import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import type { ExperimentRecord } from '../../src/explore/experiments/run-experiments.js';
 import type { PrototypeSummary } from '../../src/explore/grounding/prototype-summary.js';
 import { generateIdeas } from '../../src/explore/ideas.js';
@@ -14,7 +12,6 @@ import type { RoleName } from '../../src/llm/types.js';
 import type { EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import type { Run } from '../../src/runs/run.js';
-import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
 import {
   analysisAnswer,
@@ -24,10 +21,7 @@ import {
   review,
   verdictAnswer,
 } from './explore-fixtures.js';
-
-const finalAnswer = findAction('Final Answer');
-if (finalAnswer === undefined) throw new Error('no Final Answer action');
-const actions = [writeScript, finalAnswer] as ActionDefinition[];
+import { experimentActions as actions } from './experiment-actions.js';
 
 const runnableStep = 'train the prototype with class-aware pairs for 200 epochs';
 const impossibleStep = 'repeat the comparison on the ImageNet-LT benchmark';

@@ -2,14 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findAction } from '../../src/agent/actions/index.js';
-import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import { inPool } from '../../src/explore/experiments/experiment-pool.js';
 import { runExplore } from '../../src/explore/run-explore.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { ModelCaller } from '../../src/llm/types.js';
 import type { Run } from '../../src/runs/run.js';
-import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
 import {
   analysisAnswer,
@@ -19,10 +16,8 @@ import {
   review,
   verdictAnswer,
 } from './explore-fixtures.js';
+import { experimentActions as actions } from './experiment-actions.js';
 
-const finalAnswer = findAction('Final Answer');
-if (finalAnswer === undefined) throw new Error('no Final Answer action');
-const actions = [writeScript, finalAnswer] as ActionDefinition[];
 const titles = ['Class-aware mixup', 'Feature noise', 'Label smoothing'];
 const accuracy = [0.6, 0.9, 0.7];
 

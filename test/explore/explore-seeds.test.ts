@@ -2,12 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findAction } from '../../src/agent/actions/index.js';
-import type { ActionDefinition } from '../../src/agent/actions/types.js';
 import { runExplore } from '../../src/explore/run-explore.js';
 import { createScriptedCaller } from '../../src/llm/scripted-model.js';
 import type { Run } from '../../src/runs/run.js';
-import { writeScript } from '../agent/fake-actions.js';
 import { plannerAnswer, scriptedCaller } from '../agent/scripted-caller.js';
 import {
   analysisAnswer,
@@ -23,10 +20,7 @@ import { hypothesisLine } from '../../src/explore/experiments/render-report.js';
 import type { ScriptedRequest } from '../../src/llm/scripted-model.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import type { SeedRun } from '../../src/tasks/seeds/run-seeds.js';
-
-const finalAnswer = findAction('Final Answer');
-if (finalAnswer === undefined) throw new Error('no Final Answer action');
-const actions = [writeScript, finalAnswer] as ActionDefinition[];
+import { experimentActions as actions } from './experiment-actions.js';
 
 /**
  * A final script for the seed given by --seed (default 0): the plain accuracy line, then the

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { codify as runCodify } from '../llm/codify-cli.js';
 
 /**
  * Each example's recorded session, replayed through the real CLI: real agent loop,
@@ -24,20 +24,8 @@ const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
 afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));
 
-/** Runs the CLI without blocking the test worker (a blocked worker misses vitest's RPC). */
 function codify(args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args, '--root', runsRoot],
-      { cwd: root, env: { ...process.env, CI: 'true' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolvePromise({ status, output }));
-  });
+  return runCodify([...args, '--root', runsRoot]);
 }
 
 function runFolder(output: string): string {

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exitCodes } from '../../src/errors/exit-codes.js';
+import { codify } from '../llm/codify-cli.js';
 
 /**
  * `--repeats N` changes how the starter is measured, not what the model is asked: each
@@ -15,24 +15,6 @@ import { exitCodes } from '../../src/errors/exit-codes.js';
 const root = resolve(import.meta.dirname, '../..');
 const scratch = mkdtempSync(join(tmpdir(), 'codify-repeats-replay-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function codify(args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((done, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args],
-      {
-        cwd: root,
-        env: { ...process.env, CI: 'true' },
-      },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => done({ status, output }));
-  });
-}
 
 describe.concurrent('shipped recordings replayed with --repeats 3', () => {
   for (const task of ['yona-digits', 'flag-graph', 'attribute-batching']) {

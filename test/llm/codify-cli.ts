@@ -31,3 +31,10 @@ export function codify(
     child.on('close', (status) => resolvePromise({ status, output }));
   });
 }
+
+/** Runs the CLI to its end and gives its output; a non-zero exit rejects with that output. */
+export async function codifyOk(args: string[], cwd = repositoryRoot): Promise<string> {
+  const { status, output } = await codify(args, cwd);
+  if (status !== 0) throw new Error(`codify ${args.join(' ')} exited ${status}:\n${output}`);
+  return output;
+}

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +8,7 @@ import { stopRun } from '../../src/server/run-control.js';
 import { ensureWebAppBuilt } from '../../scripts/build-web.js';
 import { createRun } from '../../src/runs/run.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
+import { codifyOk } from '../llm/codify-cli.js';
 
 /**
  * The web app as a person uses it: Debian's Chromium, headless, over the real server and runs
@@ -26,22 +26,7 @@ let implementRun = '';
 let paperRun = '';
 
 function codify(args: string[]): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(repository, 'src/cli/main.ts'), ...args, '--root', root],
-      { cwd: repository, env: { ...process.env, CI: 'true' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) =>
-      status === 0
-        ? resolvePromise(output)
-        : reject(new Error(`codify ${args.join(' ')} exited ${status}:\n${output}`)),
-    );
-  });
+  return codifyOk([...args, '--root', root]);
 }
 
 const runIdIn = (output: string) => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +9,7 @@ import { ensureWebAppBuilt } from '../../scripts/build-web.js';
 import { createRun } from '../../src/runs/run.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { launchChromium } from './chromium-context.js';
+import { codifyOk } from '../llm/codify-cli.js';
 
 /**
  * The web app in Chromium against what other local servers and model-written content can do:
@@ -29,22 +29,7 @@ const foreignRequests: { url: string; headers: IncomingHttpHeaders }[] = [];
 let paperRun = '';
 
 function codify(root: string, args: string[]): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(repository, 'src/cli/main.ts'), ...args, '--root', root],
-      { cwd: repository, env: { ...process.env, CI: 'true' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) =>
-      status === 0
-        ? resolvePromise(output)
-        : reject(new Error(`codify ${args.join(' ')} exited ${status}:\n${output}`)),
-    );
-  });
+  return codifyOk([...args, '--root', root]);
 }
 
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +13,7 @@ import type { AnswerRequest } from '../../src/llm/answerer.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { scriptedAnswerer } from '../eval/eval-fixture.js';
 import { launchChromium } from './chromium-context.js';
+import { codifyOk } from '../llm/codify-cli.js';
 
 /**
  * The explore and evaluation views in Chromium, on real folders: an explore run replayed from
@@ -29,22 +29,7 @@ let browser: BrowserContext;
 let exploreRun = '';
 
 function codify(args: string[]): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(repository, 'src/cli/main.ts'), ...args, '--root', root],
-      { cwd: repository, env: { ...process.env, CI: 'true' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (status) =>
-      status === 0
-        ? resolvePromise(output)
-        : reject(new Error(`codify ${args.join(' ')} exited ${status}:\n${output}`)),
-    );
-  });
+  return codifyOk([...args, '--root', root]);
 }
 
 /** Grades every rubric leaf met but the five seeds; scores the repository 4 of 5. */

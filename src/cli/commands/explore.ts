@@ -28,6 +28,7 @@ import { stopOnInterrupt } from '../interrupt.js';
 import { interactiveFeedback } from './ask-in-terminal.js';
 import { reportError } from '../report-error.js';
 import { UsageError } from '../../errors/codify-error.js';
+import { boundToRun } from '../../llm/run-bound-caller.js';
 
 /** What commander hands the action: the explore settings (less the papers), --resume and the output flags. */
 type ExploreCommandOptions = Omit<ExploreModeSettings, 'papers'> & {
@@ -175,9 +176,10 @@ function sharedModels(flags: ModelFlags, parallel: number): (run: Run) => ModelC
         run,
         run.resumed ? callsBeforeResume(run.dir) : undefined,
       );
-    } else if (parallel > 1) return createRunModelCaller(flags, run);
-    else shared.useRun(run);
-    return shared;
+      return boundToRun(shared, run);
+    }
+    if (parallel > 1) return createRunModelCaller(flags, run);
+    return boundToRun(shared, run);
   };
 }
 

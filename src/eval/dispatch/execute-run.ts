@@ -23,6 +23,7 @@ import { modelSpecsOf } from '../../config/model-specs.js';
 import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
 import type { ExploreItem, Suite } from '../suite/suite.js';
+import { boundToRun } from '../../llm/run-bound-caller.js';
 
 /** Models a test or an embedding program supplies by spec, fresh for each run. */
 export type AnswererFactory = (
@@ -219,8 +220,8 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
           models: suppliedModels(config, planned, options.answerers),
           completedCalls,
         });
-      } else shared.useRun(run);
-      return shared;
+      }
+      return boundToRun(shared, run);
     },
     host: {
       runsRoot: planned.root,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { hypothesisVerdicts } from '../../explore/experiments/judge-hypothesis.js';
 import type { NoveltyVerdict } from '../../explore/novelty.js';
 import { ideaCardSchema, reviewCriteria, type ReviewAspect } from '../../explore/schemas.js';
 
@@ -13,6 +14,8 @@ const aspects = Object.keys(reviewCriteria) as ReviewAspect[];
 const aspectMean = z.object({ mean: z.number() });
 const reviewRead = z.object({
   overall: z.number(),
+  // Absent in explorations before reviews were sampled several times.
+  agreement: z.object({ withinOne: z.number() }).optional(),
   aspects: z.object(
     Object.fromEntries(aspects.map((aspect) => [aspect, aspectMean])) as Record<
       ReviewAspect,
@@ -38,6 +41,9 @@ const experimentsRead = z.array(
     reason: z.string().optional(),
     runDir: z.string().optional(),
     resultPath: z.string().optional(),
+    // The judge's verdict on the hypothesis and the plan steps left out (newer explorations).
+    verdict: z.object({ verdict: z.enum(hypothesisVerdicts) }).optional(),
+    notRun: z.array(z.unknown()).optional(),
     metric: z
       .object({
         name: z.string(),
@@ -61,6 +67,8 @@ const experimentsRead = z.array(
 const resultRead = z.object({ ran: z.boolean() });
 
 export const noveltyVerdicts: readonly NoveltyVerdict[] = ['novel', 'overlaps', 'unknown'];
+export { hypothesisVerdicts };
+export type HypothesisVerdictName = (typeof hypothesisVerdicts)[number];
 
 /** The review means of one idea (its last round) or of a run (the mean over its ideas). */
 export interface ReviewMeans {
@@ -75,6 +83,8 @@ export interface ExploreIdeaRow {
   id: string;
   title: string;
   review: ReviewMeans;
+  /** The share of review criteria on which the reviewers were within one point; null with one. */
+  agreement: number | null;
   novelty: NoveltyVerdict[];
   experiment?: {
     status: string;
@@ -87,6 +97,10 @@ export interface ExploreIdeaRow {
     improvement: number | null;
     runDir: string | null;
     reason: string;
+    /** The judge's verdict on the hypothesis against the paired effects, when it gave one. */
+    hypothesis: HypothesisVerdictName | null;
+    /** Plan steps the prototype could not run, left out of the experiment. */
+    notRun: number;
   };
 }
 
@@ -96,7 +110,13 @@ export interface ExploreFigures {
   ideasWritten: boolean;
   ideas: number;
   review: ReviewMeans;
+  /** The mean over the ideas of the reviewers' agreement (criteria within one point). */
+  reviewAgreement: number | null;
   novelty: Record<NoveltyVerdict, number>;
+  /** The judge's verdicts on the experiments' hypotheses. */
+  hypotheses: Record<HypothesisVerdictName, number>;
+  /** Plan steps left out of the experiments because the prototype could not run them. */
+  notRunSteps: number;
   experiments: {
     /** The suite asked for experiments (run: and code:). */
     requested: boolean;
@@ -194,6 +214,10 @@ export function readExploreRun(
   const readExperiments = readParsed(join(runDir, 'experiments.json'), experimentsRead, problems);
   const experiments = readExperiments.value ?? [];
   const counts = { chosen: experiments.length, ran: 0, improved: 0, failed: 0, skipped: 0 };
+  const hypotheses = Object.fromEntries(
+    hypothesisVerdicts.map((verdict) => [verdict, 0]),
+  ) as Record<HypothesisVerdictName, number>;
+  let notRunSteps = 0;
   const ideaList = ideas.map((idea) => {
     const row = ideaRow(idea, experiments, runDir, options.margin);
     for (const verdict of row.novelty) novelty[verdict] += 1;
@@ -205,13 +229,20 @@ export function readExploreRun(
     if (row?.improved === true) counts.improved += 1;
     if (record.status === 'failed') counts.failed += 1;
     if (record.status === 'skipped') counts.skipped += 1;
+    if (record.verdict !== undefined) hypotheses[record.verdict.verdict] += 1;
+    notRunSteps += record.notRun?.length ?? 0;
   }
   const shares = options.experiments && ideas.length > 0;
   return {
     ideasWritten: readIdeas.written,
     ideas: ideas.length,
     review: meansOf(ideaList.map((idea) => idea.review)),
+    reviewAgreement: meanOf(
+      ideaList.flatMap((idea) => (idea.agreement === null ? [] : [idea.agreement])),
+    ),
     novelty,
+    hypotheses,
+    notRunSteps,
     experiments: {
       requested: options.experiments,
       written: readExperiments.written,
@@ -247,6 +278,7 @@ function ideaRow(
       method: last?.aspects.method.mean ?? null,
       experimentPlan: last?.aspects.experimentPlan.mean ?? null,
     },
+    agreement: last?.agreement?.withinOne ?? null,
     novelty: verdicts,
   };
   const record = experiments.find((candidate) => candidate.idea === idea.id);
@@ -280,5 +312,7 @@ function experimentRow(
     improvement,
     runDir: record.runDir ?? null,
     reason: record.reason ?? '',
+    hypothesis: record.verdict?.verdict ?? null,
+    notRun: record.notRun?.length ?? 0,
   };
 }

@@ -1,6 +1,6 @@
 import { categories, type Category } from './category.js';
 import type { StarterNoise } from './noise-margin.js';
-import { noveltyVerdicts } from './read-explore.js';
+import { hypothesisVerdicts, noveltyVerdicts } from './read-explore.js';
 import { isFinished, type RunRecord, type VerifyOutcomeLabel } from './run-record.js';
 import { type Spread, spreadOf } from './spread.js';
 
@@ -165,6 +165,12 @@ export interface ExploreGroup extends GroupRuns {
   reviewProblem: Spread;
   reviewMethod: Spread;
   reviewExperimentPlan: Spread;
+  /** The reviewers' agreement (share of criteria within one point), each run's mean over its ideas. */
+  reviewAgreement: Spread;
+  /** The judge's verdicts on the experiments' hypotheses, summed over the runs. */
+  hypotheses: Record<string, number>;
+  /** Plan steps left out of the experiments (the prototype could not run them), summed. */
+  notRunSteps: number;
   /** Novelty verdicts summed over the runs' ideas (each check counts: offline and online). */
   novelty: Record<string, number>;
   experimentsChosen: number;
@@ -202,6 +208,14 @@ export function exploreGroups(records: RunRecord[]): ExploreGroup[] {
       reviewProblem: spreadOf(finished.map((figures) => figures.review.problem)),
       reviewMethod: spreadOf(finished.map((figures) => figures.review.method)),
       reviewExperimentPlan: spreadOf(finished.map((figures) => figures.review.experimentPlan)),
+      reviewAgreement: spreadOf(finished.map((figures) => figures.reviewAgreement)),
+      hypotheses: Object.fromEntries(
+        hypothesisVerdicts.map((verdict) => [
+          verdict,
+          sum((figures) => figures.hypotheses[verdict]),
+        ]),
+      ),
+      notRunSteps: sum((figures) => figures.notRunSteps),
       novelty,
       experimentsChosen: sum((figures) => figures.experiments.chosen),
       experimentsRan: sum((figures) => figures.experiments.ran),

@@ -9,7 +9,11 @@ import {
   text,
 } from './report-blocks.js';
 import { formatNumber, formatSpread, runLink } from './report-format.js';
-import { type ExploreIdeaRow, noveltyVerdicts } from '../collection/read-explore.js';
+import {
+  type ExploreIdeaRow,
+  hypothesisVerdicts,
+  noveltyVerdicts,
+} from '../collection/read-explore.js';
 import type { RunRecord } from '../collection/run-record.js';
 import type { Spread } from '../collection/spread.js';
 
@@ -24,7 +28,7 @@ export function exploreBlocks(summary: EvalSummary): Block[] {
   return [
     heading(2, 'Explore: ideas, reviews and experiments'),
     paragraph(
-      "Per paper and model, over the trials (mean ± spread): the ideas each exploration wrote; the judge's review scores (1–5) of each idea's last round, averaged over the run's ideas, overall and per criterion group (problem, method, experiment plan); the novelty verdicts of every check; and of the run's ideas, the share whose experiment's final script ran and printed its metric, and the share that beat its baseline by more than the margin. Every figure is read from the runs' ideas.json and experiments.json.",
+      "Per paper and model, over the trials (mean ± spread): the ideas each exploration wrote; the judge's review scores (1–5) of each idea's last round, averaged over the run's ideas, overall and per criterion group (problem, method, experiment plan); the reviewers' agreement (the share of criteria on which they were within one point); the novelty verdicts of every check; the judge's verdicts on the experiments' hypotheses (supported / refuted / inconclusive, by each idea's stop criteria against the paired effects); the plan steps left out because the prototype could not run them; and of the run's ideas, the share whose experiment's final script ran and printed its metric, and the share that beat its baseline by more than the margin. Every figure is read from the runs' ideas.json and experiments.json.",
     ),
     table(
       [
@@ -36,7 +40,10 @@ export function exploreBlocks(summary: EvalSummary): Block[] {
         'problem',
         'method',
         'experiment plan',
+        'reviewers within one',
         ...noveltyVerdicts,
+        'hypotheses (supported / refuted / inconclusive)',
+        'steps not run',
         'experiments (chosen / ran / improved)',
         'ran',
         'improved',
@@ -52,7 +59,10 @@ export function exploreBlocks(summary: EvalSummary): Block[] {
         text(formatSpread(group.reviewProblem, 1, 2)),
         text(formatSpread(group.reviewMethod, 1, 2)),
         text(formatSpread(group.reviewExperimentPlan, 1, 2)),
+        text(share(group.reviewAgreement)),
         ...noveltyVerdicts.map((verdict) => text(group.novelty[verdict] ?? 0)),
+        text(hypothesisVerdicts.map((verdict) => group.hypotheses[verdict] ?? 0).join(' / ')),
+        text(group.notRunSteps),
         text(`${group.experimentsChosen} / ${group.experimentsRan} / ${group.experimentsImproved}`),
         text(share(group.ranShare)),
         text(share(group.improvedShare)),
@@ -91,8 +101,11 @@ function exploreRunBlocks(summary: EvalSummary, run: RunRecord): Block[] {
         'problem',
         'method',
         'experiment plan',
+        'reviewers within one',
         'novelty',
         'experiment',
+        'hypothesis',
+        'steps not run',
         'metric',
         'baseline',
         'improvement',
@@ -114,12 +127,15 @@ function ideaRow(summary: EvalSummary, idea: ExploreIdeaRow): Inline[][] {
     score(idea.review.problem),
     score(idea.review.method),
     score(idea.review.experimentPlan),
+    text(idea.agreement === null ? '–' : `${Math.round(idea.agreement * 100)} %`),
     text(idea.novelty.join(' / ') || '–'),
     text(
       experiment === undefined
         ? 'not chosen'
         : `${experiment.status}${experiment.ran ? '' : ' (did not run)'}${experiment.improved ? ', improved' : ''}`,
     ),
+    text(experiment?.hypothesis ?? '–'),
+    text(experiment === undefined ? '–' : experiment.notRun),
     text(
       experiment?.value === undefined || experiment.value === null
         ? '–'

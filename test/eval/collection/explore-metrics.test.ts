@@ -43,6 +43,14 @@ function idea(
   };
 }
 
+/** The idea with its last review given by three reviewers, `withinOne` of criteria within a point. */
+function withAgreement(row: ReturnType<typeof idea>, withinOne: number) {
+  const last = row.reviews.at(-1);
+  if (last === undefined) throw new Error('no review');
+  const agreed = { ...last, reviewers: 3, agreement: { reviewers: 3, withinOne, meanRange: 1 } };
+  return { ...row, reviews: [...row.reviews.slice(0, -1), agreed] };
+}
+
 function writeJson(path: string, value: unknown): void {
   writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 }
@@ -79,8 +87,8 @@ describe('explore metrics, read from hand-made run folders', () => {
     writeJson(join(one.dir, 'ideas.json'), {
       papers: [],
       ideas: [
-        idea('I1', [4, 5, 3], ['novel', 'overlaps'], [[2, 2, 2]]),
-        idea('I2', [3, 3, 3], ['novel']),
+        withAgreement(idea('I1', [4, 5, 3], ['novel', 'overlaps'], [[2, 2, 2]]), 0.8),
+        withAgreement(idea('I2', [3, 3, 3], ['novel']), 1),
         idea('I3', [2, 1, 3], ['unknown']),
       ],
     });
@@ -95,6 +103,8 @@ describe('explore metrics, read from hand-made run folders', () => {
         resultPath: join(i1Run, 'result.json'),
         metric: { name: 'accuracy', value: 0.9, baseline: 0.8, improvement: 0.1, goal: 'max' },
         seeds: [{ seed: 0, value: 0.9 }],
+        verdict: { verdict: 'supported', reason: 'beyond the margin', stopCriteria: 's' },
+        notRun: [{ step: 'repeat on ImageNet', reason: 'no such data' }],
       },
       {
         idea: 'I2',
@@ -103,6 +113,7 @@ describe('explore metrics, read from hand-made run folders', () => {
         runDir: i2Run,
         resultPath: join(i2Run, 'result.json'),
         metric: { name: 'accuracy', value: 0.82, baseline: 0.8, improvement: 0.02 },
+        verdict: { verdict: 'inconclusive', reason: 'within the margin', stopCriteria: 's' },
       },
       { idea: 'I3', status: 'failed', reason: 'the sandbox refused' },
     ]);
@@ -142,7 +153,15 @@ describe('explore metrics, read from hand-made run folders', () => {
       ranShare: 2 / 3,
       improvedShare: 1 / 3,
       margin: 0.05,
+      hypotheses: { supported: 1, refuted: 0, inconclusive: 1 },
+      notRunSteps: 1,
       problems: [],
+    });
+    // I3 had one reviewer: no agreement to average.
+    expect(r1?.explore?.reviewAgreement).toBeCloseTo(0.9, 10);
+    expect(r1?.explore?.ideaList.find((row) => row.id === 'I1')?.experiment).toMatchObject({
+      hypothesis: 'supported',
+      notRun: 1,
     });
     // The last round's review counts, not the first.
     expect(r1?.explore?.review.problem).toBeCloseTo((4 + 3 + 2) / 3, 10);
@@ -184,6 +203,9 @@ describe('explore metrics, read from hand-made run folders', () => {
     expect(group?.improvedShare.std).toBeCloseTo(Math.SQRT2 / 6, 10);
     expect(group?.reviewOverall.mean).toBeCloseTo((3 + 4) / 2, 10);
     expect(group?.novelty).toEqual({ novel: 3, overlaps: 2, unknown: 1 });
+    expect(group?.hypotheses).toEqual({ supported: 1, refuted: 0, inconclusive: 1 });
+    expect(group?.notRunSteps).toBe(1);
+    expect(group?.reviewAgreement).toMatchObject({ n: 1, mean: 0.9 });
     expect(group).toMatchObject({
       experimentsChosen: 5,
       experimentsRan: 2,
@@ -195,7 +217,7 @@ describe('explore metrics, read from hand-made run folders', () => {
     expect(markdown).toContain('no ideas.json (the run ended before its ideas were written)');
     expect(markdown).toMatch(/\| p \| m \| 2 \| 2\.5 ± 0\.71 \| 3\.5 ± 0\.71 \|/);
     expect(markdown).toMatch(
-      /\| I1 \| Idea I1 \|[^\n]*\| ran, improved \| accuracy 0\.9 \| 0\.8 \| \+0\.1 \|/,
+      /\| I1 \| Idea I1 \|[^\n]*\| 80 % \| novel \/ overlaps \| ran, improved \| supported \| 1 \| accuracy 0\.9 \| 0\.8 \| \+0\.1 \|/,
     );
   });
 

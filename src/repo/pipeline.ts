@@ -86,7 +86,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
         )
       : undefined;
   await committedStage(work, 'environment', 'requirements.txt, reproduce.sh and README', () =>
-    environmentStage(work, plan),
+    environmentStage(work, plan, condensed.text),
   );
   const checked = await checkRepository(work, plan);
   return writeReport(work, plan, condensed, generated, checked, selfCheck);

@@ -103,6 +103,8 @@ export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCh
         title: work.options.title,
         // PaperBench's judge reads the paper for every leaf (as codify eval's does)
         paper: work.options.paperText,
+        // Every code leaf is shown the same whole code: one call grades them all.
+        codeLeavesTogether: true,
         files: judgedFiles(work),
         outputs: '',
         judge: work.models,

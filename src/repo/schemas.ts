@@ -78,7 +78,8 @@ export function logicDesignSchema(architecture: Architecture) {
       }
       for (const file of design.fileLogic) {
         for (const imported of file.imports ?? []) {
-          if (!planned.has(imported) || imported === file.path) {
+          // A non-Python name (config.yaml) is not a file it imports code from: ignored.
+          if (imported.endsWith('.py') && (!planned.has(imported) || imported === file.path)) {
             context.addIssue({
               code: 'custom',
               path: ['fileLogic'],

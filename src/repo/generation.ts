@@ -118,17 +118,28 @@ export interface GenerationOptions {
   onFile?: (file: GeneratedFile, view: EarlierFilesView) => void;
 }
 
-/** One call per file in dependency order; each answer must hold Python that compiles. */
+/** What the stages after planning share, the system prompt of each of their calls. */
+export interface StageContext {
+  /** The paper as the stages after planning see it (condensed). */
+  paper: string;
+  design: string;
+  config: string;
+  smokeConfig: string;
+}
+
+/**
+ * One call per file in dependency order; each answer must hold Python that compiles. The
+ * system prompt is the analysis stage's, byte for byte, so one cached prefix serves both.
+ */
 export async function generateFiles(
   models: ModelCaller,
   plan: Plan,
-  design: string,
-  configs: { config: string; smokeConfig: string },
+  context: StageContext,
   analyses: Map<string, string>,
   options: GenerationOptions,
 ): Promise<GeneratedFile[]> {
   const written: GeneratedFile[] = [];
-  const system = stableSystem({ design, ...configs });
+  const system = stableSystem(context);
   for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
     const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '';
     const description = `${logic}\n${analyses.get(path) ?? ''}`;
@@ -212,8 +223,7 @@ async function askForFile(
  */
 export async function rewriteFile(
   models: ModelCaller,
-  design: string,
-  configs: { config: string; smokeConfig: string },
+  context: StageContext,
   files: GeneratedFile[],
   target: string,
   failed: string,
@@ -226,7 +236,7 @@ export async function rewriteFile(
   ];
   const view = earlierFilesView(ordered, options.earlierBudgetChars, new Set([target]));
   const prompt = loadPrompt('repo-selfcheck-fix', { earlier: view.text, path: target, failed });
-  const system = stableSystem({ design, ...configs });
+  const system = stableSystem(context);
   const result = await askForFile(
     models,
     system,

@@ -75,7 +75,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     work,
     'generate',
     `${plan.logic.order.length} files in dependency order`,
-    () => generateStage(work, plan, analyses, target),
+    () => generateStage(work, plan, analyses, target, condensed.text),
   );
   const selfCheck =
     options.selfCheck === true
@@ -83,7 +83,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
           work,
           'self-check',
           'files rewritten for unmet code requirements',
-          () => selfCheckStage(work, plan),
+          () => selfCheckStage(work, plan, condensed.text),
         )
       : undefined;
   await committedStage(work, 'environment', 'requirements.txt, reproduce.sh and README', () =>

@@ -50,6 +50,15 @@ export function parseOverallPlan(text: string): { value: string } | string {
   return { value: text.trim() };
 }
 
+/**
+ * The conversation to continue after an accepted answer: what was asked and the answer
+ * that was accepted. An answer asked again (invalid JSON, a missing section) and the
+ * problem named to the model are left out: later calls need the result, not the retry.
+ */
+function accepted(asked: ChatMessage[], result: { answer: { text: string } }): ChatMessage[] {
+  return [...asked, { role: 'assistant', content: result.answer.text }];
+}
+
 /** One conversation: overall plan → architecture → logic design → config, each checked. */
 export async function planRepository(
   models: ModelCaller,
@@ -75,7 +84,10 @@ export async function planRepository(
       retryHint: 'Give the whole plan again with every section.',
     },
   );
-  messages = [...overall.messages, { role: 'user', content: loadPrompt('repo-plan-architecture') }];
+  messages = [
+    ...accepted(messages, overall),
+    { role: 'user', content: loadPrompt('repo-plan-architecture') },
+  ];
   const architecture = await askStructured(
     models,
     {
@@ -87,14 +99,20 @@ export async function planRepository(
     architectureSchema,
     { maxAttempts: options.maxAttempts },
   );
-  messages = [...architecture.messages, { role: 'user', content: loadPrompt('repo-plan-logic') }];
+  messages = [
+    ...accepted(messages, architecture),
+    { role: 'user', content: loadPrompt('repo-plan-logic') },
+  ];
   const logic = await askStructured(
     models,
     { ...ask, messages, label: 'plan-logic', expect: 'One ```json block: the logic design.' },
     logicDesignSchema(architecture.value),
     { maxAttempts: options.maxAttempts },
   );
-  messages = [...logic.messages, { role: 'user', content: loadPrompt('repo-plan-config') }];
+  messages = [
+    ...accepted(messages, logic),
+    { role: 'user', content: loadPrompt('repo-plan-config') },
+  ];
   const config = await askStructured(
     models,
     { ...ask, messages, label: 'plan-config', expect: 'One ```json block: config entries.' },
@@ -113,7 +131,11 @@ export async function planRepository(
       },
     },
   );
-  messages = [...config.messages, { role: 'user', content: loadPrompt('repo-plan-experiments') }];
+  const configConversation = accepted(messages, config);
+  messages = [
+    ...configConversation,
+    { role: 'user', content: loadPrompt('repo-plan-experiments') },
+  ];
   const experiments = await askStructured(
     models,
     {
@@ -135,7 +157,8 @@ export async function planRepository(
     rubric,
     dropped: [],
   };
-  if (options.selfRefine) plan = await refinePlan(models, system, config.messages, plan, options);
+  if (options.selfRefine)
+    plan = await refinePlan(models, system, configConversation, plan, options);
   return withTracedConfig(plan, quoteSource);
 }
 

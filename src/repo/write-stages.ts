@@ -99,10 +99,12 @@ export async function generateStage(
   plan: Plan,
   analyses: Map<string, string>,
   target: TargetEnvironment,
+  condensedText: string,
 ): Promise<Generated> {
   const { design, configs } = designOf(plan);
   const interfacesUsed: Record<string, string[]> = {};
-  const files = await generateFiles(work.models, plan, design, configs, analyses, {
+  const context = { paper: condensedText, design, ...configs };
+  const files = await generateFiles(work.models, plan, context, analyses, {
     interpreter: work.options.interpreter,
     environment: describeTargetEnvironment(target),
     earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,

@@ -70,7 +70,7 @@ describe('paper mode: each stage sees what it builds on, once', () => {
     const plan = planWith(true);
     const design = renderDesign(plan);
     const analyses = await analyzeFiles(models, plan, paper, design, configs);
-    await generateFiles(models, plan, design, configs, analyses, {
+    await generateFiles(models, plan, { paper, design, ...configs }, analyses, {
       interpreter: 'python3',
       environment: '- Python 3',
       earlierBudgetChars: 24_000,
@@ -95,6 +95,9 @@ describe('paper mode: each stage sees what it builds on, once', () => {
     expect(main).toContain('ANALYSIS-analyze data.py');
     expect(main).not.toContain('ANALYSIS-analyze utils.py');
 
+    // Generation's system prompt is analysis's, byte for byte: one cached prefix for both.
+    const generation = requests.find((request) => request.label === 'generate main.py');
+    expect(generation?.system).toBe([...systems][0]);
     expect(user(requests, 'generate data.py')).toContain('It imports no other file');
     expect(user(requests, 'generate model.py')).toContain('CODE-UTILS');
     const mainCode = user(requests, 'generate main.py');

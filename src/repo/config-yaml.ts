@@ -75,7 +75,12 @@ export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
       entry.evidence === undefined
         ? `implementation choice (the paper does not state it): ${oneLine(entry.choice ?? '')}`
         : `paper: "${oneLine(entry.evidence)}"`;
-    const comment = overridden.has(entry.key) ? ` smoke override; ${quote}` : ` ${quote}`;
+    // An overridden choice keeps no reason: the reason is for config.yaml's value, not this one.
+    const comment = !overridden.has(entry.key)
+      ? ` ${quote}`
+      : entry.evidence === undefined
+        ? ' smoke override (in config.yaml an implementation choice)'
+        : ` smoke override; ${quote}`;
     // A list or mapping spans lines: its quote goes on the line above its key.
     const parent = path.length > 1 ? document.getIn(path.slice(0, -1), true) : document.contents;
     const pair = isMap(parent)

@@ -293,7 +293,7 @@ export function renderDesign(plan: Plan, options: { diagrams?: boolean } = {}): 
     `## Files (in dependency order: ${plan.logic.order.join(', ')}; entry point ${plan.logic.entryPoint})\n${files}`,
     `## Required packages\n${packages || 'standard library only'}`,
     `## The paper's experiments (each run by \`${plan.logic.entryPoint} --config <file>\`)\n${experimentsDesign(plan)}`,
-    `## Logic per file\n${logic}`,
+    `## Logic per file (where the approach or the file list above say otherwise, this holds)\n${logic}`,
     `## Shared knowledge\n${plan.logic.sharedKnowledge}`,
     ...diagrams,
   ].join('\n\n');

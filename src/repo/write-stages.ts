@@ -155,11 +155,19 @@ export async function environmentStage(
     new Set([plan.logic.entryPoint]),
     "The repository's code as it stands:",
   );
+  // What the README tells a reader to run is shown beside the code it runs.
+  const scripts = ['requirements.txt', 'requirements-dev.txt', 'reproduce.sh']
+    .filter((path) => existsSync(join(work.repoDir, path)))
+    .map((path) => {
+      const language = path.endsWith('.sh') ? 'bash' : 'text';
+      const text = readFileSync(join(work.repoDir, path), 'utf8').trimEnd();
+      return `### ${path}\n\`\`\`${language}\n${text}\n\`\`\``;
+    });
   const readme = await writeReadme(
     work.models,
     plan,
     { paper: condensedText, design, ...configs },
-    { title: work.options.title, code: code.text },
+    { title: work.options.title, code: [code.text, ...scripts].join('\n\n') },
   );
   writeRepoFile(
     work,

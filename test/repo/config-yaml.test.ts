@@ -104,6 +104,10 @@ describe('config.yaml', () => {
     );
     expect(yaml).toContain('or\n# marks it an implementation choice');
     expect(loadWithPyYaml(yaml)).toEqual({ training: { lr: 0.1, batch_size: 64 } });
+    // The smoke value of a choice does not carry config.yaml's reason.
+    expect(renderConfigYaml(withChoice, true)).toContain(
+      'batch_size: 8 # smoke override (in config.yaml an implementation choice)',
+    );
     expect(untracedEntries(withChoice, 'We use a learning rate of 0.1.')).toEqual([]);
     expect(untracedEntries(withChoice, 'Nothing quoted here.')).toEqual(['training.lr']);
     const both = describeProblem(

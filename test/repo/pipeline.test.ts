@@ -150,6 +150,13 @@ describe('paperToRepository', () => {
       'user',
     ]);
     expect(JSON.stringify(logicCall?.messages)).not.toContain('graph TD');
+    // The README is written from the code and the scripts it tells a reader to run.
+    const readmeCall = models.requests.find((request) => request.label === 'readme');
+    expect(readmeCall?.messages[0]?.content).toContain('from model import fit');
+    expect(readmeCall?.messages[0]?.content).toContain(
+      '### reproduce.sh\n```bash\n#!/usr/bin/env bash',
+    );
+    expect(readmeCall?.messages[0]?.content).toContain('### requirements.txt\n```text\nnumpy');
     const mainCalls = models.requests.filter((request) => request.label === 'generate main.py');
     expect(mainCalls[1]?.messages.at(-1)?.content).toContain('does not compile');
     // The generation of main.py names model.py and shows it.

@@ -143,6 +143,7 @@ describe('Ctrl-C and SIGTERM', () => {
         '2',
         '--refine-rounds',
         '0',
+        ...['--run', 'top:2', '--code', 'examples/explore/prototype', '--max-steps', '4'],
       ],
       root,
     );
@@ -151,7 +152,8 @@ describe('Ctrl-C and SIGTERM', () => {
     expect(readEvents(runDir).events.findLast((event) => event.type === 'run-end')).toMatchObject({
       status: 'stopped',
     });
-    // The recorded session asked the same analysis first, so it answers the resumed run.
+    // The recorded session asked the same analysis first, so it answers the resumed run (its
+    // experiments too: the recording holds the whole session).
     const resumed = await codify([
       'explore',
       '--resume',

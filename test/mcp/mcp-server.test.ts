@@ -298,6 +298,9 @@ describe('codify mcp', () => {
       related: 'examples/explore/related.txt',
       ideas: 2,
       refineRounds: 0,
+      run: 'top:2',
+      code: 'examples/explore/prototype',
+      maxSteps: 4,
       model: `replay:${join(recordings, 'explore-wine.jsonl')}`,
     });
     const end = await followToEnd(started.runId);
@@ -305,7 +308,7 @@ describe('codify mcp', () => {
     expect(end.result).toMatchObject({ count: 2 });
     const ideas = await call('read_run_file', { run: started.runId, path: 'ideas.md' });
     expect(ideas.isError).toBe(false);
-    expect(ideas.text).toContain('Standardized features');
+    expect(ideas.text).toContain('Standardize features');
   });
 
   it('starts a paper run and follows it to its repository', async () => {

@@ -192,6 +192,10 @@ describe('steering an interactive run from the page', () => {
     await page.fill('input[aria-label="related work"]', 'examples/explore/related.txt');
     await page.fill('input[aria-label="ideas"]', '2');
     await page.fill('input[aria-label="refine rounds"]', '0');
+    // The recorded session is the whole exploration: its two experiments on the prototype too.
+    await page.fill('input[aria-label="run experiments"]', 'top:2');
+    await page.fill('input[aria-label="prototype code"]', 'examples/explore/prototype');
+    await page.fill('input[aria-label="max steps"]', '4');
     await page.fill('input[aria-label="model"]', 'replay:examples/recordings/explore-wine.jsonl');
     await shoot(page, 'start-explore');
     await page.click('form[aria-label="start a run"] button[type="submit"]');
@@ -204,7 +208,7 @@ describe('steering an interactive run from the page', () => {
     const start = events.find((event) => event.type === 'run-start');
     expect(start?.type === 'run-start' ? start.mode : '').toBe('explore');
     expect(start?.type === 'run-start' ? start.argv : []).toEqual(
-      expect.arrayContaining(['--ideas', '2', '--refine-rounds', '0']),
+      expect.arrayContaining(['--ideas', '2', '--refine-rounds', '0', '--run', 'top:2']),
     );
     await page.close();
   }, 120_000);
@@ -270,8 +274,8 @@ describe('steering an interactive run from the page', () => {
     await expect
       .poll(() => pick.locator('.feedback-option').allTextContents())
       .toEqual([
-        expect.stringMatching(/^I2: Weight decay/),
-        expect.stringMatching(/^I1: Standardized features/),
+        expect.stringMatching(/^I1: Standardize features/),
+        expect.stringMatching(/^I2: L2 weight decay/),
       ]);
     // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
     expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);
@@ -309,14 +313,14 @@ describe('steering an interactive run from the page', () => {
     // The first experiment's plan is asked before it runs. (Its interactive implement run
     // asks the planner for questions, which the recording, made without, does not hold: the
     // replay stops there, so later gates depend on how far it got.)
-    expect(approved).toContain('experiment-I2');
+    expect(approved).toContain('experiment-I1');
     expect(await exited, output).toBe(0);
     const { events } = readEvents(join(root, runId));
     expect(events.flatMap((event) => (event.type === 'log' ? [event.message] : []))).toEqual(
       expect.arrayContaining([
         'problem-analysis: approve',
         'experiments: approve',
-        'experiment-I2: approve',
+        'experiment-I1: approve',
       ]),
     );
     await page.close();

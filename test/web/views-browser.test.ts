@@ -246,6 +246,10 @@ describe('the explore and evaluation views in Chromium', () => {
     await page.click('a[role="tab"]:has-text("Runs")');
     const runs = page.locator('table.eval-runs tbody tr');
     await expect.poll(() => runs.count()).toBe(2);
+    // The paper run's judge: its score with the spread of its samples (the suite asks for 2).
+    expect(await page.locator('table.eval-runs').textContent()).toMatch(
+      /judge 4\.00 \(2 samples, 4–4\)/,
+    );
     await page.locator('tr[data-key="yona-digits/single-call/recorded/trial-1"] a').click();
     await expect.poll(() => page.locator('.run-page').getAttribute('data-mode')).toBe('implement');
     await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('completed');

@@ -376,11 +376,22 @@ function outcomeOf(run: RunRecord): string {
     return `category ${run.implement.category}${metric === null ? '' : ` · ${run.implement.metricName ?? 'metric'} ${metric}${run.implement.starter === null ? '' : ` (starter ${run.implement.starter})`}`}`;
   }
   if (run.paper !== undefined) {
-    const judge = run.judge === undefined ? '' : ` · judge ${run.judge.score.toFixed(2)}`;
+    const judge = run.judge === undefined ? '' : ` · judge ${judgeText(run.judge)}`;
     const rubric = run.rubric === undefined ? '' : ` · rubric ${run.rubric.score.toFixed(3)}`;
     return `${run.paper.verify}${judge}${rubric}`;
   }
   return '–';
+}
+
+/** The judge's score with the spread of its samples and what it did not see whole. */
+function judgeText(judge: NonNullable<RunRecord['judge']>): string {
+  const { samples } = judge;
+  const range =
+    samples.length > 1
+      ? ` (${samples.length} samples, ${Math.min(...samples)}–${Math.max(...samples)})`
+      : '';
+  const split = judge.split === undefined ? '' : `; split: ${judge.split}`;
+  return `${judge.score.toFixed(2)}${range}${split}`;
 }
 
 function spread(value: Spread | undefined): string {

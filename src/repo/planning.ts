@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ChatMessage, ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import {
@@ -13,7 +14,7 @@ import {
   type LogicDesign,
   type RubricJsonNode,
 } from './schemas.js';
-import { askStructured, askValidated } from './structured-answer.js';
+import { askStructured, askValidated, type AnswerParser } from './structured-answer.js';
 import { quotedEntries, untracedEntries } from './config-yaml.js';
 import { stableSystem } from './stable-context.js';
 import { experimentsDesign } from './experiments.js';
@@ -59,6 +60,79 @@ function accepted(asked: ChatMessage[], result: { answer: { text: string } }): C
   return [...asked, { role: 'assistant', content: result.answer.text }];
 }
 
+/**
+ * The planning conversation: the paper in its system prompt, each question added in turn and
+ * each accepted answer kept for the next.
+ */
+class PlanningConversation {
+  messages: ChatMessage[] = [];
+  private readonly ask: { role: 'planner'; system: string };
+
+  constructor(
+    private readonly models: ModelCaller,
+    system: string,
+    private readonly maxAttempts: number | undefined,
+  ) {
+    this.ask = { role: 'planner', system };
+  }
+
+  /** Asks the prompt's question until `parse` accepts the answer, which joins the conversation. */
+  async validated<T>(
+    prompt: string,
+    label: string,
+    expect: string,
+    parse: AnswerParser<T>,
+    retryHint: string,
+  ): Promise<T> {
+    const messages: ChatMessage[] = [
+      ...this.messages,
+      { role: 'user', content: loadPrompt(prompt) },
+    ];
+    const result = await askValidated(
+      this.models,
+      { ...this.ask, messages, label, expect },
+      parse,
+      { maxAttempts: this.maxAttempts, retryHint },
+    );
+    this.messages = accepted(messages, result);
+    return result.value;
+  }
+
+  /** Asks for one ```json block that fits the schema (and `check`), kept as above. */
+  async structured<T>(
+    prompt: string,
+    label: string,
+    expect: string,
+    schema: z.ZodType<T>,
+    check?: (value: T) => string | undefined,
+  ): Promise<T> {
+    const messages: ChatMessage[] = [
+      ...this.messages,
+      { role: 'user', content: loadPrompt(prompt) },
+    ];
+    const result = await askStructured(
+      this.models,
+      { ...this.ask, messages, label, expect },
+      schema,
+      { maxAttempts: this.maxAttempts, ...(check === undefined ? {} : { check }) },
+    );
+    this.messages = accepted(messages, result);
+    return result.value;
+  }
+}
+
+/** Why a config answer cannot be used: no smoke overrides, or quotes not in the paper. */
+function configProblem(value: ConfigAnswer, quoteSource: string): string | undefined {
+  if (value.smokeOverrides.length === 0) {
+    return 'smokeOverrides is empty, so config_smoke.yaml would be the full reproduction; give the overrides that make it run offline on a CPU in under a minute';
+  }
+  const untraced = untracedEntries(value, quoteSource);
+  if (untraced.length * 2 > quotedEntries(value).length) {
+    return `most evidence quotes are not in the paper word for word (${untraced.join(', ')}); copy each quote exactly from the paper, or give the entry as an implementation choice (choice, not evidence)`;
+  }
+  return undefined;
+}
+
 /** One conversation: overall plan → architecture → logic design → config, each checked. */
 export async function planRepository(
   models: ModelCaller,
@@ -68,92 +142,47 @@ export async function planRepository(
   const quoteSource = options.quoteSource ?? paperText;
   // The paper sits in the system prompt: the one prefix every planning call shares.
   const system = stableSystem({ paper: paperText });
-  const ask = { role: 'planner' as const, system };
-  let messages: ChatMessage[] = [{ role: 'user', content: loadPrompt('repo-plan-overall') }];
-  const overall = await askValidated(
-    models,
-    {
-      ...ask,
-      messages,
-      label: 'plan-overall',
-      expect: 'A Markdown plan with the seven sections asked for.',
-    },
+  const conversation = new PlanningConversation(models, system, options.maxAttempts);
+  const overall = await conversation.validated(
+    'repo-plan-overall',
+    'plan-overall',
+    'A Markdown plan with the seven sections asked for.',
     parseOverallPlan,
-    {
-      maxAttempts: options.maxAttempts,
-      retryHint: 'Give the whole plan again with every section.',
-    },
+    'Give the whole plan again with every section.',
   );
-  messages = [
-    ...accepted(messages, overall),
-    { role: 'user', content: loadPrompt('repo-plan-architecture') },
-  ];
-  const architecture = await askStructured(
-    models,
-    {
-      ...ask,
-      messages,
-      label: 'plan-architecture',
-      expect: 'One ```json block: the architecture.',
-    },
+  const architecture = await conversation.structured(
+    'repo-plan-architecture',
+    'plan-architecture',
+    'One ```json block: the architecture.',
     architectureSchema,
-    { maxAttempts: options.maxAttempts },
   );
-  messages = [
-    ...accepted(messages, architecture),
-    { role: 'user', content: loadPrompt('repo-plan-logic') },
-  ];
-  const logic = await askStructured(
-    models,
-    { ...ask, messages, label: 'plan-logic', expect: 'One ```json block: the logic design.' },
-    logicDesignSchema(architecture.value),
-    { maxAttempts: options.maxAttempts },
+  const logic = await conversation.structured(
+    'repo-plan-logic',
+    'plan-logic',
+    'One ```json block: the logic design.',
+    logicDesignSchema(architecture),
   );
-  messages = [
-    ...accepted(messages, logic),
-    { role: 'user', content: loadPrompt('repo-plan-config') },
-  ];
-  const config = await askStructured(
-    models,
-    { ...ask, messages, label: 'plan-config', expect: 'One ```json block: config entries.' },
+  const config = await conversation.structured(
+    'repo-plan-config',
+    'plan-config',
+    'One ```json block: config entries.',
     configSchema,
-    {
-      maxAttempts: options.maxAttempts,
-      check: (value) => {
-        if (value.smokeOverrides.length === 0) {
-          return 'smokeOverrides is empty, so config_smoke.yaml would be the full reproduction; give the overrides that make it run offline on a CPU in under a minute';
-        }
-        const untraced = untracedEntries(value, quoteSource);
-        if (untraced.length * 2 > quotedEntries(value).length) {
-          return `most evidence quotes are not in the paper word for word (${untraced.join(', ')}); copy each quote exactly from the paper, or give the entry as an implementation choice (choice, not evidence)`;
-        }
-        return undefined;
-      },
-    },
+    (value) => configProblem(value, quoteSource),
   );
-  const configConversation = accepted(messages, config);
-  messages = [
-    ...configConversation,
-    { role: 'user', content: loadPrompt('repo-plan-experiments') },
-  ];
-  const experiments = await askStructured(
-    models,
-    {
-      ...ask,
-      messages,
-      label: 'plan-experiments',
-      expect: "One ```json block: the paper's experiments.",
-    },
+  const configConversation = conversation.messages;
+  const experiments = await conversation.structured(
+    'repo-plan-experiments',
+    'plan-experiments',
+    "One ```json block: the paper's experiments.",
     experimentsSchema,
-    { maxAttempts: options.maxAttempts },
   );
   const rubric = await planRubric(models, system, options);
   let plan: Plan = {
-    overall: overall.value,
-    architecture: architecture.value,
-    logic: logic.value,
-    config: config.value,
-    experiments: experiments.value.experiments,
+    overall,
+    architecture,
+    logic,
+    config,
+    experiments: experiments.experiments,
     rubric,
     dropped: [],
   };

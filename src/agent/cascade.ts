@@ -12,6 +12,11 @@ export interface CascadeRequest {
   models: ModelCaller;
   /** The run's stable prefix: the same text every step. */
   system?: string;
+  /**
+   * What only grows from step to step (the planner's older history), sent as user messages
+   * before the prompt; the last carries a cache mark.
+   */
+  history?: readonly string[];
   prompt: string;
   /** The actions accepted in this answer (only Final Answer when a budget forces it). */
   actions: readonly ActionDefinition[];
@@ -24,6 +29,15 @@ export interface CascadeRequest {
 export type CascadeResult =
   | { ok: true; response: ParsedResponse; text: string; level: number; attempts: number }
   | { ok: false; reasons: string[]; attempts: number };
+
+/** The history as user messages, one per text, the last marked as the end of a stable prefix. */
+function historyMessages(history: readonly string[]): ChatMessage[] {
+  return history.map((content, index) =>
+    index === history.length - 1
+      ? { role: 'user', content, cacheMark: true }
+      : { role: 'user', content },
+  );
+}
 
 function attemptsAt(level: number, attemptsPerLevel: readonly number[]): number {
   return Math.max(1, attemptsPerLevel[level] ?? attemptsPerLevel.at(-1) ?? 1);
@@ -51,7 +65,11 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
           expect:
             'the six fields Reflection, Research Plan and Status, Fact Check, Thought, Action, Action Input',
           ...(request.system === undefined ? {} : { system: request.system }),
-          messages: [{ role: 'user', content: request.prompt }, ...retry],
+          messages: [
+            ...historyMessages(request.history ?? []),
+            { role: 'user', content: request.prompt },
+            ...retry,
+          ],
           signal: request.signal,
         });
         text = answer.text;

@@ -1,7 +1,6 @@
 import type { ActionDefinition } from './actions/types.js';
 import type { StepRecord } from './checkpoint.js';
-import { plannerLog } from './planner-memory.js';
-import { formatResearchLog } from './research-log.js';
+import { plannerHistory } from './planner-memory.js';
 import { describeResponseFormat } from './response-format.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 
@@ -34,33 +33,35 @@ function describeStep(record: StepRecord): string {
   return `## Step ${record.step}\n${record.answer}\n\nObservation:\n${record.observation}`;
 }
 
-/** The research log part of the prompt: each step once, older ones condensed. */
-function plannerLogText(input: PlannerPromptInput): string {
-  const shown = plannerLog(
-    input.researchLog,
-    input.recentSteps.map((record) => record.step),
-  );
-  if (shown.length === 0 && input.recentSteps.length > 0) {
-    return '(nothing older: every step so far is shown in full below)';
-  }
-  return formatResearchLog(shown);
-}
-
 /**
- * The planner's request for one step. What stays the same for the whole run (the problem,
- * the actions, the response format) is the system prompt, byte-identical from step to step,
- * so a provider's prefix cache serves it; what changes (memory, budgets, notes, the step)
- * is the user message after it.
+ * The planner's request for one step, in three parts, each after the one that changes less:
+ * - `system`: what stays the same for the whole run (the problem, the actions, the response
+ *   format), byte-identical from step to step;
+ * - `history`: the research log of the steps older than those shown in full, one text per
+ *   entry after a fixed heading, only ever appended to (see `plannerHistory`), so the
+ *   history of step N is a byte prefix of step N+1's;
+ * - `prompt`: what changes every step (the recent steps in full, budgets, notes, the step).
+ * A provider's prefix cache serves the first two; Anthropic gets a mark at the end of each.
  */
-export function plannerPrompt(input: PlannerPromptInput): { system: string; prompt: string } {
+export function plannerPrompt(input: PlannerPromptInput): {
+  system: string;
+  history: string[];
+  prompt: string;
+} {
   const notes = input.notes.filter((note) => note.trim() !== '');
   const system = loadPrompt('agent-planner-system', {
     problem: input.problem.trim(),
     tools: describeActions(input.actions),
     format: describeResponseFormat(input.questions === true).trim(),
   });
+  const history = [
+    loadPrompt('agent-planner-history', {}).trim(),
+    ...plannerHistory(
+      input.researchLog,
+      input.recentSteps.map((record) => record.step),
+    ),
+  ];
   const prompt = loadPrompt('agent-planner', {
-    researchLog: plannerLogText(input),
     recentSteps:
       input.recentSteps.length === 0
         ? '(none yet)'
@@ -74,5 +75,5 @@ export function plannerPrompt(input: PlannerPromptInput): { system: string; prom
         : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
     step: String(input.step),
   });
-  return { system, prompt };
+  return { system, history, prompt };
 }

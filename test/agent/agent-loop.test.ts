@@ -208,7 +208,8 @@ describe('the research agent loop', () => {
     const planner = models.requests.filter((request) => request.role === 'planner');
     // A retry carries the refused answer and the reason; a new level starts afresh.
     expect(planner[1]?.messages.at(-1)?.content).toContain('That answer could not be used');
-    expect(planner[3]?.messages).toHaveLength(1);
+    // (the research log heading, then the step's prompt)
+    expect(planner[3]?.messages).toHaveLength(2);
     expect(planner[0]?.temperature).toBe(0.8);
   });
 
@@ -246,7 +247,7 @@ describe('the research agent loop', () => {
       'Final Answer',
     ]);
     const third = models.requests.find((request) => request.label === 'step 3');
-    expect(third?.messages[0]?.content).toContain('Refused: List Files with this same input');
+    expect(third?.messages.at(-1)?.content).toContain('Refused: List Files with this same input');
   });
 
   it('caps consecutive actions from one pool, the cap decaying with steps', async () => {
@@ -293,7 +294,7 @@ describe('the research agent loop', () => {
       expect.objectContaining({ budget: 'steps' }),
     ]);
     const third = models.requests.filter((request) => request.label === 'step 3');
-    expect(third[0]?.messages[0]?.content).toContain('The budget of this run is reached');
+    expect(third[0]?.messages.at(-1)?.content).toContain('The budget of this run is reached');
     // Only Final Answer is accepted on the forced step.
     const answers = ofType(events, 'planner-answer').filter((answer) => answer.step === 3);
     expect(answers[0]?.valid).toBe(false);
@@ -321,7 +322,7 @@ describe('the research agent loop', () => {
     const end = ofType(events, 'action-end')[0];
     expect(end?.observation.length).toBeGreaterThan(5000);
     const second = models.requests.find((request) => request.label === 'step 2');
-    const prompt = second?.messages[0]?.content ?? '';
+    const prompt = second?.messages.at(-1)?.content ?? '';
     expect(prompt).toContain('Summary (summarize observation 1).');
     expect(prompt).not.toContain('x'.repeat(2000));
     expect(
@@ -337,8 +338,9 @@ describe('the research agent loop', () => {
         ? plannerAnswer('Echo Long', { size: step }, `thought of step ${step}`)
         : finalAnswer,
     );
-    const sixth =
-      models.requests.find((request) => request.label === 'step 6')?.messages[0]?.content ?? '';
+    const sixth = (models.requests.find((request) => request.label === 'step 6')?.messages ?? [])
+      .map((message) => message.content)
+      .join('\n');
     expect(sixth).toContain('Summary (summarize step 1).');
     expect(sixth).not.toContain('thought of step 2');
     expect(sixth).toContain('thought of step 3');
@@ -359,10 +361,10 @@ describe('the research agent loop', () => {
       },
     );
     const second =
-      models.requests.find((request) => request.label === 'step 2')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 2')?.messages.at(-1)?.content ?? '';
     expect(second).toContain('Use a smaller learning rate.');
     const third =
-      models.requests.find((request) => request.label === 'step 3')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 3')?.messages.at(-1)?.content ?? '';
     expect(third).not.toContain('# Comment from the human');
     expect(result.outcome).toBe('stopped');
     expect(result.steps).toBe(3);

@@ -42,6 +42,7 @@ export async function askThePlanner(
     usage: session.usage,
     ...(offersExpertHelp ? { expertHelpLeft: expertHelp.remaining } : {}),
     lastExecution: session.seen.last,
+    ...(finalAction === undefined ? {} : { finalAction: finalAction.name }),
   });
   const notes = [
     guardNote(state.guard, step, options),

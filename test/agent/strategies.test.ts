@@ -64,13 +64,15 @@ describe('baseline strategies', () => {
 
   it("single-call writes the answer's code block as the script, then runs and measures it", async () => {
     const { taskDir, runsRoot } = makeTask();
+    let sent = '';
     const answered = scriptedCaller({
       planner: () => {
         throw new Error('single-call asks no planner steps');
       },
       other: (request) => {
         expect(request.label).toBe('single call');
-        expect(request.messages[0]?.content).toContain('## starter_code.py');
+        const prompt = request.messages[0]?.content ?? '';
+        sent = prompt;
         return `Here is the script.\n\`\`\`python\n${betterCode}\`\`\`\nIt adds subpart_one.`;
       },
     });
@@ -91,6 +93,16 @@ describe('baseline strategies', () => {
     expect(result.metric).toMatchObject({ value: 0.9, starter: 0.5, improved: true });
     expect(result.linesEdited).toEqual({ added: 4, removed: 1 });
     expect(answered.requests).toHaveLength(1);
+    // each input file once: the statement shows the method and the starter, not a file list again
+    expect(sent).toContain('## The starter code: `starter_code.py`');
+    expect(sent).not.toContain('## starter_code.py');
+    expect(sent).not.toContain('## methodology_description.txt');
+    expect(sent.split('def train').length).toBe(2);
+    // and asks for what single-call can give: one answer, no actions
+    expect(sent).toContain('You have this one answer and no actions');
+    for (const action of ['Copy File', 'Edit Script', 'Execute Script', 'final answer']) {
+      expect(sent).not.toContain(action);
+    }
   });
 
   it('finds the sub-parts a skeleton marks', () => {

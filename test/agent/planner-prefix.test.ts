@@ -89,4 +89,30 @@ describe('the planner prompt for provider caches', () => {
     expect(prompt).toContain('## Step 7');
     expect(prompt).not.toContain('## Step 4');
   });
+
+  it('gives a run of a few steps the few-steps "What to deliver" and says the last step is the final answer', async () => {
+    const { taskDir, runsRoot } = makeTask({ performance: true });
+    const models = scriptedCaller({
+      planner: (_request, step) =>
+        step < 4
+          ? plannerAnswer('List Files', { dir_path: '.' })
+          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
+    });
+    await runImplement({
+      taskDir,
+      runsRoot,
+      models,
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+      actions,
+      agent: { maxSteps: 4 },
+    });
+    const planner = models.requests.filter((request) => request.role === 'planner');
+    expect(planner).toHaveLength(4);
+    expect(planner[0]?.system).toContain('## What to deliver in 4 steps');
+    expect(planner[0]?.system).not.toContain('(Copy File)');
+    expect(planner[3]?.messages.at(-1)?.content).toContain(
+      'this is step 4 of at most 4, the last: your action must be Final Answer',
+    );
+  });
 });

@@ -89,8 +89,9 @@ export async function runBench(): Promise<void> {
     const planners = events.flatMap((event) =>
       event.type === 'llm-end' && event.role === 'planner' ? [event] : [],
     );
-    // Each step appears once: the last three in full after the history, older ones in the
-    // append-only history (condensed once it passes its limit), which a prefix cache serves.
+    // Each step appears once: in full (three to five of them) after the research log, or as
+    // its log entry once folded; both blocks only grow between folds, so a prefix cache
+    // serves them. What follows the last cache mark is the uncached part.
     const sizes = planners.map((event) => {
       const marked = event.messages.findLastIndex((message) => message.cacheMark === true);
       const chars = (from: number, to: number) =>
@@ -99,7 +100,7 @@ export async function runBench(): Promise<void> {
     });
     const shown = [1, 5, 10, 20, 30, 40].filter((step) => step <= sizes.length);
     console.log(
-      `planner messages by step (characters, history + after it): ${shown
+      `planner messages by step (characters, up to the last cache mark + after it): ${shown
         .map((step) => {
           const size = sizes[step - 1] ?? { history: 0, after: 0 };
           return `${step}: ${size.history} + ${size.after}`;

@@ -13,10 +13,11 @@ export interface CascadeRequest {
   /** The run's stable prefix: the same text every step. */
   system?: string;
   /**
-   * What only grows from step to step (the planner's older history), sent as user messages
-   * before the prompt; the last carries a cache mark.
+   * Runs of user messages that only grow from step to step (the planner's research log,
+   * then its steps in full), sent before the prompt; each run's last message carries a
+   * cache mark.
    */
-  history?: readonly string[];
+  blocks?: readonly (readonly string[])[];
   prompt: string;
   /** The actions accepted in this answer (only Final Answer when a budget forces it). */
   actions: readonly ActionDefinition[];
@@ -30,10 +31,10 @@ export type CascadeResult =
   | { ok: true; response: ParsedResponse; text: string; level: number; attempts: number }
   | { ok: false; reasons: string[]; attempts: number };
 
-/** The history as user messages, one per text, the last marked as the end of a stable prefix. */
-function historyMessages(history: readonly string[]): ChatMessage[] {
-  return history.map((content, index) =>
-    index === history.length - 1
+/** A block as user messages, one per text, the last marked as the end of a stable prefix. */
+function blockMessages(block: readonly string[]): ChatMessage[] {
+  return block.map((content, index) =>
+    index === block.length - 1
       ? { role: 'user', content, cacheMark: true }
       : { role: 'user', content },
   );
@@ -66,7 +67,7 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
             'the six fields Reflection, Research Plan and Status, Fact Check, Thought, Action, Action Input',
           ...(request.system === undefined ? {} : { system: request.system }),
           messages: [
-            ...historyMessages(request.history ?? []),
+            ...(request.blocks ?? []).flatMap(blockMessages),
             { role: 'user', content: request.prompt },
             ...retry,
           ],

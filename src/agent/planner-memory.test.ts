@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryStep, plannerHistory, plannerLog } from './planner-memory.js';
+import { entryStep, lastFoldedStep, plannerHistory, plannerLog } from './planner-memory.js';
 import { plannerPrompt } from './planner-prompt.js';
 
 const entry = (step: number, words = 40): string =>
@@ -98,24 +98,44 @@ describe('the research log the planner sees', () => {
     expect(at(59).some((text) => text.includes('(condensed)'))).toBe(true);
   });
 
-  it('puts the older steps in the history, after a fixed heading, and the recent ones in the prompt', () => {
-    const { history, prompt } = plannerPrompt({
-      step: 5,
+  it('folds the steps in full into the log three at a time, once six are shown', () => {
+    const folded = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12].map((done) => lastFoldedStep(done, 3));
+    expect(folded).toEqual([0, 0, 0, 0, 0, 0, 3, 3, 3, 6, 9]);
+    for (let done = 0; done < 40; done += 1) {
+      const inFull = done - lastFoldedStep(done, 3);
+      expect(inFull).toBeLessThanOrEqual(5);
+      expect(inFull).toBeGreaterThanOrEqual(Math.min(done, 3));
+    }
+  });
+
+  it('puts the folded steps in the log block and the later ones in full in the next block', () => {
+    const records = [1, 2, 3, 4, 5, 6, 7].map((step) => ({
+      step,
+      answer: `Action: List Files ${step}`,
+      observation: 'a.py',
+    }));
+    const { blocks, prompt } = plannerPrompt({
+      step: 8,
       problem: 'Do it.',
       actions: [],
-      researchLog: [1, 2, 3, 4].map((step) => entry(step)),
-      recentSteps: [2, 3, 4].map((step) => ({
-        step,
-        answer: `Action: List Files ${step}`,
-        observation: 'a.py',
-      })) as never,
+      researchLog: records.map((record) => entry(record.step)),
+      recentSteps: records.slice(-6) as never,
+      shortTermSteps: 3,
       budgets: [],
       notes: [],
       comment: null,
     });
+    const [history = [], inFull = []] = blocks;
     expect(history[0]).toMatch(/^# Research log/);
-    expect(history.slice(1)).toEqual([entry(1)]);
-    expect(prompt).toContain('Action: List Files 2');
-    expect(prompt.match(/fact\d_0/g)).toBeNull();
+    expect(history.slice(1)).toEqual([entry(1), entry(2), entry(3)]);
+    expect(inFull[0]).toMatch(/^# Previous steps in full/);
+    expect(inFull.slice(1).map((text) => /^## Step (\d+)/.exec(text)?.[1])).toEqual([
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(prompt).toMatch(/^# Budgets/);
+    expect(prompt).not.toContain('List Files');
   });
 });

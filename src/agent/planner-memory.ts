@@ -138,3 +138,14 @@ export function plannerHistory(
   }
   return history;
 }
+
+/**
+ * The last step folded into the research log when `stepsDone` steps are done: steps after
+ * it are shown in full. Steps are folded `shortTerm` at a time, once `2 * shortTerm` are
+ * shown, so between two folds the steps in full are only appended to (a prefix cache serves
+ * them) and the planner always sees at least the last `shortTerm` in full.
+ */
+export function lastFoldedStep(stepsDone: number, shortTerm: number): number {
+  if (shortTerm <= 0) return stepsDone;
+  return Math.max(0, shortTerm * Math.floor((stepsDone - shortTerm) / shortTerm));
+}

@@ -1,6 +1,6 @@
 import type { ActionDefinition } from './actions/types.js';
 import type { StepRecord } from './checkpoint.js';
-import { plannerHistory } from './planner-memory.js';
+import { lastFoldedStep, plannerHistory } from './planner-memory.js';
 import { describeResponseFormat } from './response-format.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 
@@ -9,7 +9,10 @@ export interface PlannerPromptInput {
   problem: string;
   actions: readonly ActionDefinition[];
   researchLog: readonly string[];
+  /** The latest steps; those after the last folded step are shown in full. */
   recentSteps: readonly StepRecord[];
+  /** Steps kept in full at least (folded into the log this many at a time). */
+  shortTermSteps: number;
   /** Steps, expert help, time, tokens or cost left; the last run's duration. */
   budgets: readonly string[];
   /** Guard notes and budget notices. */
@@ -34,18 +37,20 @@ function describeStep(record: StepRecord): string {
 }
 
 /**
- * The planner's request for one step, in three parts, each after the one that changes less:
+ * The planner's request for one step. Each part comes after the parts that change less:
  * - `system`: what stays the same for the whole run (the problem, the actions, the response
  *   format), byte-identical from step to step;
- * - `history`: the research log of the steps older than those shown in full, one text per
- *   entry after a fixed heading, only ever appended to (see `plannerHistory`), so the
- *   history of step N is a byte prefix of step N+1's;
- * - `prompt`: what changes every step (the recent steps in full, budgets, notes, the step).
- * A provider's prefix cache serves the first two; Anthropic gets a mark at the end of each.
+ * - `blocks`: runs of user messages that only grow from step to step: the research log of
+ *   the folded steps (a fixed heading, then one message per entry, see `plannerHistory`),
+ *   then the steps since the last fold in full (a fixed heading, then one message per
+ *   step). Each block of step N is a prefix of step N+1's, except when steps are folded
+ *   (every `shortTermSteps` steps), so a provider's prefix cache serves them;
+ * - `prompt`: what changes every step (budgets, notes, a comment, the step).
+ * Anthropic gets a cache mark at the end of the system prompt and of each block.
  */
 export function plannerPrompt(input: PlannerPromptInput): {
   system: string;
-  history: string[];
+  blocks: string[][];
   prompt: string;
 } {
   const notes = input.notes.filter((note) => note.trim() !== '');
@@ -54,18 +59,18 @@ export function plannerPrompt(input: PlannerPromptInput): {
     tools: describeActions(input.actions),
     format: describeResponseFormat(input.questions === true).trim(),
   });
+  const folded = lastFoldedStep(input.step - 1, input.shortTermSteps);
+  const inFull = input.recentSteps.filter((record) => record.step > folded);
   const history = [
     loadPrompt('agent-planner-history', {}).trim(),
     ...plannerHistory(
       input.researchLog,
-      input.recentSteps.map((record) => record.step),
+      inFull.map((record) => record.step),
     ),
   ];
+  // nothing stands in for no steps yet: the block must stay a prefix of the next step's
+  const steps = [loadPrompt('agent-planner-recent', {}).trim(), ...inFull.map(describeStep)];
   const prompt = loadPrompt('agent-planner', {
-    recentSteps:
-      input.recentSteps.length === 0
-        ? '(none yet)'
-        : input.recentSteps.map(describeStep).join('\n\n'),
     budgets: input.budgets.map((line) => `- ${line}`).join('\n'),
     notes:
       notes.length === 0 ? '' : `\n# Notes\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`,
@@ -75,5 +80,5 @@ export function plannerPrompt(input: PlannerPromptInput): {
         : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
     step: String(input.step),
   });
-  return { system, history, prompt };
+  return { system, blocks: [history, steps], prompt };
 }

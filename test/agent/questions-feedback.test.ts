@@ -76,6 +76,7 @@ describe("the planner's Questions field and the feedback channel", () => {
       actions,
       researchLog: [],
       recentSteps: [],
+      shortTermSteps: 3,
       budgets: [],
       notes: [],
       comment: null,

@@ -57,6 +57,7 @@ export async function askThePlanner(
       actions: context.actions,
       researchLog: state.researchLog,
       recentSteps: state.recentSteps,
+      shortTermSteps: options.shortTermSteps,
       budgets,
       notes,
       comment: state.pendingComment,

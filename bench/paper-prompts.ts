@@ -29,7 +29,8 @@ function callLabel(call: RecordedCall): string {
   if (/^Write the reproduction checklist/.test(last)) return 'plan-rubric';
   if (/A grader checked the repository/.test(last)) return `self-check fix ${file ?? '?'}`;
   if (/^You grade one requirement/.test(last)) return 'self-check grade';
-  if (/^Write the README/.test(last)) return 'readme';
+  if (/^# The requirements\n/.test(last)) return 'self-check grades';
+  if (/^Write the README/m.test(last)) return 'readme';
   return last.split('\n')[0]?.slice(0, 40) ?? '';
 }
 
@@ -42,9 +43,10 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
   const design = calls.map((call) => block(call.system ?? '', 'design')).find(Boolean) ?? '';
   const configCall = calls.find((call) => callLabel(call) === 'plan-config');
   const json = /```json\n([\s\S]*?)```/.exec(configCall?.text ?? '')?.[1] ?? '{"entries":[]}';
-  const entries = (JSON.parse(json) as { entries: { key: string; evidence: string }[] }).entries;
+  const entries = (JSON.parse(json) as { entries: { key: string; evidence?: string }[] }).entries;
   const result = condensePaper(paper, {
-    quotes: entries.map((entry) => entry.evidence),
+    // Implementation choices carry a reason, not a quote.
+    quotes: entries.flatMap((entry) => (entry.evidence === undefined ? [] : [entry.evidence])),
     design,
     terms: designTerms(
       design,

@@ -5,7 +5,7 @@ import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../llm/structured-answer.js';
 import type { CodifyEventBody } from '../runs/events.js';
 import { cutText } from './fit-files.js';
-import { candidateFiles, relevantFiles } from './relevant-files.js';
+import { candidateFiles, type LeafFiles, relevantFiles } from './relevant-files.js';
 import {
   type LeafCategory,
   type LeafGrade,
@@ -14,7 +14,7 @@ import {
   scoreTree,
   type ScoredNode,
 } from './rubric-tree.js';
-import { renderFiles, type SourceFile } from './source-file.js';
+import { renderedChars, renderFiles, type SourceFile } from './source-file.js';
 
 const leafAnswer = z.object({
   score: z.union([z.literal(0), z.literal(1)]),
@@ -50,6 +50,11 @@ export interface GradeRubricOptions {
   contextTokens?: number;
   /** The judge's temperature for every call (default: the judge role's). */
   temperature?: number;
+  /**
+   * Grade the Code Development leaves in one call when the code fits whole (paper mode's
+   * self-check); PaperBench, and so `codify eval`, grades each leaf in a call of its own.
+   */
+  codeLeavesTogether?: boolean;
 }
 
 export interface GradeRubricResult {
@@ -114,21 +119,57 @@ function fitContext(
   };
 }
 
+/** What a leaf is judged on besides its requirement: paper, addendum, files, output. */
+interface ShownMaterial {
+  paper: string;
+  addendum: string;
+  /** What running the repository printed: only for execution and result leaves. */
+  outputs: string | undefined;
+  files: LeafFiles;
+}
+
+/**
+ * The judge's system prompt and the part of the material that goes before the requirement.
+ * With the whole candidate set shown, the files (and output) are the same for every leaf of
+ * a kind, so they join the paper in the system prompt: one prefix, byte-identical from leaf
+ * to leaf, that a provider's cache serves. Files the judge picked differ per leaf and go
+ * in the request.
+ */
+function judgePrompt(
+  shown: ShownMaterial,
+  category: LeafCategory,
+): { system: string; inRequest: string } {
+  const { files } = shown;
+  const heading =
+    files.selection === 'whole'
+      ? category === 'Code Development'
+        ? "The repository's code and configuration"
+        : "The repository's files"
+      : 'The files you picked as most relevant, in your order';
+  const material = [
+    `# ${heading}\n\n${renderFiles(files.shown)}\n\n`,
+    files.named.length === 0 ? '' : `Other files, not shown: ${files.named.join(', ')}.\n\n`,
+    shown.outputs === undefined
+      ? ''
+      : `# What running the repository printed\n\n${shown.outputs}\n\n`,
+  ].join('');
+  const whole = files.selection === 'whole';
+  const system = loadPrompt('eval-rubric-system', {
+    paper: shown.paper,
+    addendum: shown.addendum,
+    shown: whole ? material : '',
+  }).trimEnd();
+  return { system, inRequest: whole ? '' : material };
+}
+
 /** The judge's 0/1 grade of one leaf, from the prompt the protocol gives it. */
 async function askLeafGrade(
   options: GradeRubricOptions,
   leaf: RubricNode,
-  shown: {
-    paper: string;
-    addendum: string;
-    /** What running the repository printed: only for execution and result leaves. */
-    outputs: string | undefined;
-    files: Awaited<ReturnType<typeof relevantFiles>>;
-    context: string;
-  },
+  shown: ShownMaterial & { context: string },
 ): Promise<z.infer<typeof leafAnswer>> {
   const category = leaf.category ?? 'Code Development';
-  const { files } = shown;
+  const prompt = judgePrompt(shown, category);
   const { value } = await askStructured(
     options.judge,
     {
@@ -136,27 +177,12 @@ async function askLeafGrade(
       label: `rubric ${leaf.id}`,
       expect: 'JSON: {"score": 0 or 1, "reason": "..."}',
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      system: prompt.system,
       messages: [
         {
           role: 'user',
           content: loadPrompt('eval-rubric-leaf', {
-            paper: shown.paper,
-            addendum: shown.addendum,
-            files_heading:
-              files.selection === 'whole'
-                ? category === 'Code Development'
-                  ? "The repository's code and configuration"
-                  : "The repository's files"
-                : 'The files you picked as most relevant, in your order',
-            files: renderFiles(files.shown),
-            named:
-              files.named.length === 0
-                ? ''
-                : `Other files, not shown: ${files.named.join(', ')}.\n\n`,
-            outputs:
-              shown.outputs === undefined
-                ? ''
-                : `# What running the repository printed\n\n${shown.outputs}\n\n`,
+            shown: prompt.inRequest,
             requirement: leaf.requirements,
             context: shown.context,
             category,
@@ -168,6 +194,69 @@ async function askLeafGrade(
     leafAnswer,
   );
   return value;
+}
+
+const leavesAnswer = z.object({ grades: z.array(leafAnswer.extend({ id: z.string().min(1) })) });
+
+/**
+ * Several Code Development leaves graded in one call, on the same whole code and paper
+ * (`codeLeavesTogether`): one grade per leaf id, each id exactly once.
+ */
+async function askLeafGrades(
+  options: GradeRubricOptions,
+  leaves: readonly RubricNode[],
+  shown: ShownMaterial,
+  context: ReadonlyMap<string, string[]>,
+): Promise<Map<string, z.infer<typeof leafAnswer>>> {
+  const category: LeafCategory = 'Code Development';
+  const prompt = judgePrompt(shown, category);
+  const requirements = leaves
+    .map(
+      (leaf) =>
+        `## ${leaf.id}\n${leaf.requirements}\n(under: ${(context.get(leaf.id) ?? []).join(' → ') || '(the root)'})`,
+    )
+    .join('\n\n');
+  const ids = leaves.map((leaf) => leaf.id);
+  const { value } = await askStructured(
+    options.judge,
+    {
+      role: 'judge',
+      label: `rubric ${ids.length} code leaves`,
+      expect: 'JSON: {"grades": [{"id": "...", "score": 0 or 1, "reason": "..."}]}',
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      system: prompt.system,
+      messages: [
+        {
+          role: 'user',
+          content: `${prompt.inRequest}${loadPrompt('eval-rubric-leaves', {
+            requirements,
+            category,
+            category_help: categoryHelp[category],
+          })}`,
+        },
+      ],
+    },
+    leavesAnswer,
+    {
+      check: (answer) => {
+        const given = answer.grades.map((grade) => grade.id);
+        const missing = ids.filter((id) => !given.includes(id));
+        const unknown = given.filter((id) => !ids.includes(id));
+        const twice = given.filter((id, index) => given.indexOf(id) !== index);
+        const problems = [
+          missing.length > 0 ? `no grade for ${missing.join(', ')}` : '',
+          unknown.length > 0 ? `no requirement has the id ${unknown.join(', ')}` : '',
+          twice.length > 0 ? `graded twice: ${twice.join(', ')}` : '',
+        ].filter((problem) => problem !== '');
+        return problems.length === 0
+          ? undefined
+          : `${problems.join('; ')}; give exactly one grade for each id listed`;
+      },
+    },
+  );
+  return new Map(
+    value.grades.map((grade) => [grade.id, { score: grade.score, reason: grade.reason }]),
+  );
 }
 
 /**
@@ -192,8 +281,7 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
       : options.addendum;
   const grades: LeafGrade[] = [];
   const notes = new Set<string>();
-  for (const leaf of leavesOf(options.rubric)) {
-    const category = leaf.category ?? 'Code Development';
+  const fittedFor = (category: LeafCategory) => {
     const executed = category !== 'Code Development';
     const fitted = fitContext(
       paperText,
@@ -201,7 +289,22 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
       contextChars - addendum.length,
     );
     for (const note of fitted.notes) notes.add(note);
-    const budgetChars = Math.min(options.budgetChars ?? Infinity, fitted.roomChars);
+    return { ...fitted, budgetChars: Math.min(options.budgetChars ?? Infinity, fitted.roomChars) };
+  };
+  const together = options.codeLeavesTogether
+    ? await gradeCodeLeavesTogether(options, addendum, context, fittedFor)
+    : new Map<string, LeafGrade>();
+  for (const leaf of leavesOf(options.rubric)) {
+    const category = leaf.category ?? 'Code Development';
+    const executed = category !== 'Code Development';
+    const gradedTogether = together.get(leaf.id);
+    if (gradedTogether !== undefined) {
+      grades.push(gradedTogether);
+      emitGrade(options, gradedTogether);
+      continue;
+    }
+    const fitted = fittedFor(category);
+    const { budgetChars } = fitted;
     const files = await relevantFiles({
       judge: options.judge,
       candidates: candidateFiles(options.files, category),
@@ -229,18 +332,67 @@ export async function gradeRubric(options: GradeRubricOptions): Promise<GradeRub
       selection: files.selection,
     };
     grades.push(grade);
-    options.emit?.({
-      type: 'judge-grade',
-      item: options.item,
-      runDir: options.runDir,
-      node: leaf.id,
-      score: grade.score,
-      reason: grade.reason,
-    });
+    emitGrade(options, grade);
   }
   return {
     tree: scoreTree(options.rubric, new Map(grades.map((grade) => [grade.id, grade]))),
     grades,
     notes: [...notes],
   };
+}
+
+function emitGrade(options: GradeRubricOptions, grade: LeafGrade): void {
+  options.emit?.({
+    type: 'judge-grade',
+    item: options.item,
+    runDir: options.runDir,
+    node: grade.id,
+    score: grade.score,
+    reason: grade.reason,
+  });
+}
+
+/**
+ * `codeLeavesTogether`: the Code Development leaves graded in one call when their files fit
+ * whole beside the paper (every such leaf is shown the same code then, so one reading
+ * serves them all). Empty when there are fewer than two or the files do not fit: those
+ * leaves are graded one by one.
+ */
+async function gradeCodeLeavesTogether(
+  options: GradeRubricOptions,
+  addendum: string,
+  context: ReadonlyMap<string, string[]>,
+  fittedFor: (category: LeafCategory) => { paper: string; budgetChars: number },
+): Promise<Map<string, LeafGrade>> {
+  const codeLeaves = leavesOf(options.rubric).filter(
+    (leaf) => (leaf.category ?? 'Code Development') === 'Code Development',
+  );
+  const candidates = candidateFiles(options.files, 'Code Development');
+  if (codeLeaves.length < 2) return new Map();
+  const fitted = fittedFor('Code Development');
+  if (renderedChars(candidates) > fitted.budgetChars) return new Map();
+  const answers = await askLeafGrades(
+    options,
+    codeLeaves,
+    {
+      paper: fitted.paper,
+      addendum,
+      outputs: undefined,
+      files: { shown: candidates, named: [], selection: 'whole' },
+    },
+    context,
+  );
+  return new Map(
+    codeLeaves.map((leaf) => {
+      const answer = answers.get(leaf.id) ?? { score: 0 as const, reason: 'not graded' };
+      const grade: LeafGrade = {
+        id: leaf.id,
+        score: answer.score,
+        reason: answer.reason,
+        files: candidates.map((file) => file.path),
+        selection: 'whole',
+      };
+      return [leaf.id, grade];
+    }),
+  );
 }

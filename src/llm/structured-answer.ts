@@ -18,8 +18,14 @@ export class StructuredAnswerError extends CodifyError {
   }
 }
 
-/** Takes the JSON out of an answer: the last ```json fence, any fence, or the outermost braces. */
+/**
+ * Takes the JSON out of an answer: the last ```json fence, any fence, or the outermost
+ * braces. A ```json fence whose JSON holds three backticks in a string (a fenced block in
+ * a text value) is read to the closing fence that makes it parse.
+ */
 export function extractJson(text: string): string | undefined {
+  const parsable = parsableJsonFence(text);
+  if (parsable !== undefined) return parsable;
   const fences = [...text.matchAll(/```(?:json)?[^\n]*\n([\s\S]*?)```/g)];
   const jsonFence = fences.filter((match) => /^```json/i.test(match[0])).at(-1) ?? fences.at(-1);
   if (jsonFence?.[1] !== undefined) return jsonFence[1].trim();
@@ -28,6 +34,27 @@ export function extractJson(text: string): string | undefined {
   const closing = text[start] === '{' ? '}' : ']';
   const end = text.lastIndexOf(closing);
   return end > start ? text.slice(start, end + 1) : undefined;
+}
+
+/** The last ```json fence, read to the first fence after it that makes it parse; undefined if none does. */
+function parsableJsonFence(text: string): string | undefined {
+  const opening = [...text.matchAll(/```json[^\n]*\n/gi)].at(-1);
+  if (opening === undefined) return undefined;
+  const start = opening.index + opening[0].length;
+  for (let close = text.indexOf('```', start); close >= 0; close = text.indexOf('```', close + 3)) {
+    const candidate = text.slice(start, close).trim();
+    if (parses(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function parses(candidate: string): boolean {
+  try {
+    JSON.parse(candidate);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Why a JSON answer does not fit, in words the model can fix. */

@@ -1,20 +1,22 @@
-import { writeFileSync, rmSync } from 'node:fs';
-import { describe, expect, it, afterAll } from 'vitest';
-import { loadPrompt, promptsDirectory } from './load-prompt.js';
+import { describe, expect, it } from 'vitest';
+import { fillTemplate, loadPrompt } from './load-prompt.js';
 
-const name = `zz-test-${process.pid}`;
-const path = `${promptsDirectory}${name}.md`;
-writeFileSync(path, 'Hello {{who}}, use {{ tool }}.');
-afterAll(() => rmSync(path, { force: true }));
+// Templates in memory: a test must not write into prompts/, which other tests read and copy.
+const greeting = 'Hello {{who}}, use {{ tool }}.';
 
 describe('loadPrompt', () => {
   it('fills named slots', () => {
-    expect(loadPrompt(name, { who: 'agent', tool: 'List Files', extra: 'x' })).toBe(
-      'Hello agent, use List Files.',
-    );
+    expect(
+      fillTemplate(greeting, 'greeting', { who: 'agent', tool: 'List Files', extra: 'x' }),
+    ).toBe('Hello agent, use List Files.');
   });
   it('names a missing slot', () => {
-    expect(() => loadPrompt(name, { who: 'agent' })).toThrow('{{tool}}');
+    expect(() => fillTemplate(greeting, 'greeting', { who: 'agent' })).toThrow(
+      'prompts/greeting.md needs the slot {{tool}}',
+    );
+  });
+  it('reads a prompt of the prompts folder', () => {
+    expect(loadPrompt('explore-grounded-plan')).toContain('runsOnPrototype');
   });
   it('fails on an unknown prompt', () => {
     expect(() => loadPrompt('no-such-prompt')).toThrow();

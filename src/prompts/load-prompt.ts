@@ -15,13 +15,22 @@ function template(name: string): string {
 }
 
 /**
- * Reads prompts/<name>.md and fills every `{{slot}}`. A slot the template names but the
- * caller did not give is a programming error, so it throws; extra slots are ignored.
+ * Fills every `{{slot}}` of a prompt's text. A slot the template names but the caller did not
+ * give is a programming error, so it throws; extra slots are ignored.
  */
-export function loadPrompt(name: string, slots: Record<string, string> = {}): string {
-  return template(name).replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_match, slot: string) => {
+export function fillTemplate(
+  text: string,
+  name: string,
+  slots: Record<string, string> = {},
+): string {
+  return text.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_match, slot: string) => {
     const value = slots[slot];
     if (value === undefined) throw new Error(`prompts/${name}.md needs the slot {{${slot}}}`);
     return value;
   });
+}
+
+/** Reads prompts/<name>.md and fills its slots (see fillTemplate). */
+export function loadPrompt(name: string, slots: Record<string, string> = {}): string {
+  return fillTemplate(template(name), name, slots);
 }

@@ -7,13 +7,22 @@ const squash = (text: string) =>
     .replace(/[^a-z0-9.]+/g, ' ')
     .trim();
 
-/** Entries whose evidence is not a quote of the paper: they cannot be traced to it. */
+/**
+ * Entries given as stated by the paper whose evidence is not a quote of it: they cannot be
+ * traced to it. Implementation choices (a reason, no quote) are never untraced.
+ */
 export function untracedEntries(config: ConfigAnswer, paperText: string): string[] {
   const paper = squash(paperText);
   return config.entries
-    .filter((entry) => !paper.includes(squash(entry.evidence)))
+    .filter((entry) => entry.evidence !== undefined && !paper.includes(squash(entry.evidence)))
     .map((entry) => entry.key);
 }
+
+/** The entries the paper states (with a quote), as opposed to implementation choices. */
+export const quotedEntries = (config: ConfigAnswer) =>
+  config.entries.filter((entry) => entry.evidence !== undefined);
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function setPath(target: Record<string, unknown>, key: string, value: ConfigValue): void {
   const parts = key.split('.');
@@ -62,8 +71,16 @@ export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
     const path = entry.key.split('.');
     const node = document.getIn(path, true);
     if (!isNode(node)) continue;
-    const quote = `paper: "${entry.evidence.replace(/\s+/g, ' ').trim()}"`;
-    const comment = overridden.has(entry.key) ? ` smoke override; ${quote}` : ` ${quote}`;
+    const quote =
+      entry.evidence === undefined
+        ? `implementation choice (the paper does not state it): ${oneLine(entry.choice ?? '')}`
+        : `paper: "${oneLine(entry.evidence)}"`;
+    // An overridden choice keeps no reason: the reason is for config.yaml's value, not this one.
+    const comment = !overridden.has(entry.key)
+      ? ` ${quote}`
+      : entry.evidence === undefined
+        ? ' smoke override (in config.yaml an implementation choice)'
+        : ` smoke override; ${quote}`;
     // A list or mapping spans lines: its quote goes on the line above its key.
     const parent = path.length > 1 ? document.getIn(path.slice(0, -1), true) : document.contents;
     const pair = isMap(parent)
@@ -82,7 +99,9 @@ export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
   }
   document.commentBefore = smoke
     ? ' Smoke-test configuration: config.yaml with the overrides marked below, so the code runs\n offline on a CPU in under a minute on a tiny stand-in for the data.'
-    : ' The full reproduction. Every value below is stated in the paper; the comment beside it\n quotes where.';
+    : config.entries.every((entry) => entry.evidence !== undefined)
+      ? ' The full reproduction. Every value below is stated in the paper; the comment beside it\n quotes where.'
+      : ' The full reproduction. The comment beside each value quotes where the paper states it, or\n marks it an implementation choice (a value the code needs that the paper does not state)\n with the reason.';
   return document.toString();
 }
 

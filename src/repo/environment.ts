@@ -25,24 +25,31 @@ export function reproduceScript(plan: Plan): string {
   ].join('\n');
 }
 
-/** The generated repository's README, written by the model from the design. */
+/**
+ * The generated repository's README, written by the model from the code it describes. Its
+ * system prompt is the analysis stage's (the condensed paper, the design, both configs), so
+ * a provider's cache serves it; the code as it stands after the self-check follows.
+ */
 export async function writeReadme(
   models: ModelCaller,
   plan: Plan,
-  design: string,
-  title: string,
-  configs: { config: string; smokeConfig: string },
+  context: { paper: string; design: string; config: string; smokeConfig: string },
+  written: { title: string; code: string },
   options: { maxAttempts?: number } = {},
 ): Promise<string> {
   const result = await askValidated(
     models,
     {
       role: 'planner',
-      system: stableSystem({ design, ...configs }),
+      system: stableSystem(context),
       messages: [
         {
           role: 'user',
-          content: loadPrompt('repo-readme', { title, smoke: smokeCommand(plan) }),
+          content: loadPrompt('repo-readme', {
+            title: written.title,
+            code: written.code,
+            smoke: smokeCommand(plan),
+          }),
         },
       ],
       label: 'readme',

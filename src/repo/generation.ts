@@ -29,6 +29,7 @@ export function earlierFilesView(
   files: GeneratedFile[],
   budgetChars: number,
   keepWhole: ReadonlySet<string> = new Set(),
+  heading = 'Files already written (import from them by these names):',
 ): EarlierFilesView {
   if (files.length === 0) return { text: 'No files are written yet.', asInterface: [] };
   const interfaces = new Map(files.map((file) => [file.path, pythonInterface(file.content)]));
@@ -45,7 +46,7 @@ export function earlierFilesView(
     if (render().length <= budgetChars) break;
     if (!keepWhole.has(file.path)) asInterface.add(file.path);
   }
-  const text = `Files already written (import from them by these names):\n\n${render()}`;
+  const text = `${heading}\n\n${render()}`;
   return { text, asInterface: [...asInterface] };
 }
 
@@ -59,12 +60,49 @@ export function testedFiles(testPath: string, description: string, earlier: stri
   const target = moduleName(testPath)
     .replace(/^test_/, '')
     .replace(/_test$/, '');
-  return earlier.filter((path) => {
-    if (isTestFile(path)) return false;
-    const name = moduleName(path);
-    if (name === target) return true;
-    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // Named as code (a file name, an import, a backticked module), not as a word of prose.
+  // Named as code (a file name, an import, a backticked module), not as a word of prose.
+  const named = new Set(namedAsCode(description, earlier));
+  return earlier.filter(
+    (path) => !isTestFile(path) && (moduleName(path) === target || named.has(path)),
+  );
+}
+
+/**
+ * The earlier files (in `order` before `path`) that `path` depends on: those its logic
+ * design lists under `imports`, and those its description names as code. Undefined when
+ * the logic design lists no imports for it (a plan from before they were asked for): then
+ * every earlier file is shown, as before.
+ */
+export function dependenciesOf(
+  plan: Plan,
+  path: string,
+  description: string,
+): string[] | undefined {
+  const imports = plan.logic.fileLogic.find((file) => file.path === path)?.imports;
+  if (imports === undefined) return undefined;
+  const earlier = plan.logic.order.slice(0, Math.max(0, plan.logic.order.indexOf(path)));
+  const named = new Set([...imports, ...namedAsCode(description, earlier)]);
+  return earlier.filter((file) => named.has(file));
+}
+
+/** Every file `path` reaches through its dependencies, in order. */
+function dependencyClosure(plan: Plan, path: string, direct: readonly string[]): string[] {
+  const reached = new Set<string>();
+  const visit = (file: string, deps: readonly string[] | undefined) => {
+    for (const dep of deps ?? []) {
+      if (reached.has(dep)) continue;
+      reached.add(dep);
+      visit(dep, plan.logic.fileLogic.find((item) => item.path === dep)?.imports);
+    }
+  };
+  visit(path, direct);
+  return plan.logic.order.filter((file) => reached.has(file));
+}
+
+/** The files whose module a text names as code: a file name, an import, a backticked module. */
+function namedAsCode(description: string, files: readonly string[]): string[] {
+  return files.filter((path) => {
+    const escaped = moduleName(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return new RegExp(
       `\\b${escaped}\\.py\\b|\\bfrom\\s+${escaped}\\s+import\\b|\\bimport\\s+${escaped}\\b|\`${escaped}\``,
     ).test(description);
@@ -80,27 +118,57 @@ export interface GenerationOptions {
   onFile?: (file: GeneratedFile, view: EarlierFilesView) => void;
 }
 
-/** One call per file in dependency order; each answer must hold Python that compiles. */
+/** What the stages after planning share, the system prompt of each of their calls. */
+export interface StageContext {
+  /** The paper as the stages after planning see it (condensed). */
+  paper: string;
+  design: string;
+  config: string;
+  smokeConfig: string;
+}
+
+/**
+ * One call per file in dependency order; each answer must hold Python that compiles. The
+ * system prompt is the analysis stage's, byte for byte, so one cached prefix serves both.
+ */
 export async function generateFiles(
   models: ModelCaller,
   plan: Plan,
-  design: string,
-  configs: { config: string; smokeConfig: string },
+  context: StageContext,
   analyses: Map<string, string>,
   options: GenerationOptions,
 ): Promise<GeneratedFile[]> {
   const written: GeneratedFile[] = [];
-  const system = stableSystem({ design, ...configs });
+  const system = stableSystem(context);
   for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
     const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '';
+    const description = `${logic}\n${analyses.get(path) ?? ''}`;
     const keepWhole = isTestFile(path)
       ? testedFiles(
           path,
-          `${logic}\n${analyses.get(path) ?? ''}`,
+          description,
           written.map((file) => file.path),
         )
       : [];
-    const view = earlierFilesView(written, options.earlierBudgetChars, new Set(keepWhole));
+    // Only the files it imports (and what they import): the rest is not its interface.
+    const direct = dependenciesOf(plan, path, description);
+    const shown =
+      direct === undefined
+        ? written
+        : written.filter((file) =>
+            [...dependencyClosure(plan, path, direct), ...keepWhole].includes(file.path),
+          );
+    const view =
+      direct !== undefined && shown.length === 0
+        ? { text: 'It imports no other file of the repository.', asInterface: [] }
+        : earlierFilesView(
+            shown,
+            options.earlierBudgetChars,
+            new Set(keepWhole),
+            direct === undefined
+              ? undefined
+              : 'The files it imports from, and theirs (import from them by these names):',
+          );
     const prompt = loadPrompt('repo-generate', {
       earlier: view.text,
       path,
@@ -155,8 +223,7 @@ async function askForFile(
  */
 export async function rewriteFile(
   models: ModelCaller,
-  design: string,
-  configs: { config: string; smokeConfig: string },
+  context: StageContext,
   files: GeneratedFile[],
   target: string,
   failed: string,
@@ -169,7 +236,7 @@ export async function rewriteFile(
   ];
   const view = earlierFilesView(ordered, options.earlierBudgetChars, new Set([target]));
   const prompt = loadPrompt('repo-selfcheck-fix', { earlier: view.text, path: target, failed });
-  const system = stableSystem({ design, ...configs });
+  const system = stableSystem(context);
   const result = await askForFile(
     models,
     system,
@@ -181,16 +248,30 @@ export async function rewriteFile(
   return { path: target, content: result.value };
 }
 
-/** The analyses written so far, for the next file's analysis to build on. */
-function earlierAnalyses(analyses: Map<string, string>): string {
-  if (analyses.size === 0) return 'It is the first file analysed; no analyses are written yet.';
-  const parts = [...analyses].map(([path, text]) => `### ${path}\n${text}`);
-  return `The analyses of the files before it, whose names it may import:\n\n${parts.join('\n\n')}`;
+/**
+ * The analyses the next file's analysis builds on: those of the files it imports from, or,
+ * for a plan that lists no imports, every analysis written so far.
+ */
+function earlierAnalyses(
+  analyses: Map<string, string>,
+  dependencies: string[] | undefined,
+): string {
+  if (dependencies === undefined) {
+    if (analyses.size === 0) return 'It is the first file analysed; no analyses are written yet.';
+    const parts = [...analyses].map(([path, text]) => `### ${path}\n${text}`);
+    return `The analyses of the files before it, whose names it may import:\n\n${parts.join('\n\n')}`;
+  }
+  const parts = dependencies
+    .filter((path) => analyses.has(path))
+    .map((path) => `### ${path}\n${analyses.get(path) ?? ''}`);
+  if (parts.length === 0) return 'It imports from no other file of the repository.';
+  return `The analyses of the files it imports from (use their names as they give them):\n\n${parts.join('\n\n')}`;
 }
 
 /**
  * Analysis: one call per file, the detailed logic of that file within the design, each
- * seeing the analyses of the files before it.
+ * seeing the analyses of the files it imports from. Its purpose and logic are in the
+ * design of the system prompt, so they are not sent again.
  */
 export async function analyzeFiles(
   models: ModelCaller,
@@ -203,8 +284,7 @@ export async function analyzeFiles(
   const analyses = new Map<string, string>();
   const system = stableSystem({ paper: paperText, design, ...configs });
   for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
-    const purpose = plan.architecture.files.find((file) => file.path === path)?.purpose ?? '';
-    const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '(not given)';
+    const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '';
     const result = await askValidated(
       models,
       {
@@ -215,9 +295,7 @@ export async function analyzeFiles(
             role: 'user',
             content: loadPrompt('repo-analysis', {
               path,
-              purpose,
-              logic,
-              earlier: earlierAnalyses(analyses),
+              earlier: earlierAnalyses(analyses, dependenciesOf(plan, path, logic)),
             }),
           },
         ],

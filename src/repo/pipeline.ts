@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../errors/codify-error.js';
 import { signalledCaller } from '../llm/signalled-caller.js';
@@ -12,6 +12,7 @@ import { renderReport, type RepoReport } from './report.js';
 import { repositoryFiles } from './repository-files.js';
 import { stageRows, sumStages } from './stage-table.js';
 import { checkRepository, type Checked } from './verify-stage.js';
+import { findCodeDefaults } from './code-defaults.js';
 import { selfCheckStage, type SelfCheckResult } from './self-check.js';
 import {
   analysesCodec,
@@ -74,7 +75,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     work,
     'generate',
     `${plan.logic.order.length} files in dependency order`,
-    () => generateStage(work, plan, analyses, target),
+    () => generateStage(work, plan, analyses, target, condensed.text),
   );
   const selfCheck =
     options.selfCheck === true
@@ -82,11 +83,11 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
           work,
           'self-check',
           'files rewritten for unmet code requirements',
-          () => selfCheckStage(work, plan),
+          () => selfCheckStage(work, plan, condensed.text),
         )
       : undefined;
   await committedStage(work, 'environment', 'requirements.txt, reproduce.sh and README', () =>
-    environmentStage(work, plan),
+    environmentStage(work, plan, condensed.text),
   );
   const checked = await checkRepository(work, plan);
   return writeReport(work, plan, condensed, generated, checked, selfCheck);
@@ -151,6 +152,14 @@ function writeReport(
     totals: sumStages(stages),
     verify: checked.verify,
     droppedConfigKeys: plan.dropped,
+    implementationChoices: plan.config.entries
+      .filter((entry) => entry.choice !== undefined)
+      .map((entry) => entry.key),
+    codeDefaults: findCodeDefaults(
+      plan.logic.order
+        .filter((path) => existsSync(join(work.repoDir, path)))
+        .map((path) => ({ path, content: readFileSync(join(work.repoDir, path), 'utf8') })),
+    ),
     interfacesUsed: generated.interfacesUsed,
     ...(checked.environment === undefined ? {} : { environment: checked.environment }),
     ...(checked.tests === undefined ? {} : { tests: checked.tests }),

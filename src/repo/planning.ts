@@ -14,7 +14,7 @@ import {
   type RubricJsonNode,
 } from './schemas.js';
 import { askStructured, askValidated } from './structured-answer.js';
-import { untracedEntries } from './config-yaml.js';
+import { quotedEntries, untracedEntries } from './config-yaml.js';
 import { stableSystem } from './stable-context.js';
 import { experimentsDesign } from './experiments.js';
 
@@ -50,6 +50,15 @@ export function parseOverallPlan(text: string): { value: string } | string {
   return { value: text.trim() };
 }
 
+/**
+ * The conversation to continue after an accepted answer: what was asked and the answer
+ * that was accepted. An answer asked again (invalid JSON, a missing section) and the
+ * problem named to the model are left out: later calls need the result, not the retry.
+ */
+function accepted(asked: ChatMessage[], result: { answer: { text: string } }): ChatMessage[] {
+  return [...asked, { role: 'assistant', content: result.answer.text }];
+}
+
 /** One conversation: overall plan → architecture → logic design → config, each checked. */
 export async function planRepository(
   models: ModelCaller,
@@ -75,7 +84,10 @@ export async function planRepository(
       retryHint: 'Give the whole plan again with every section.',
     },
   );
-  messages = [...overall.messages, { role: 'user', content: loadPrompt('repo-plan-architecture') }];
+  messages = [
+    ...accepted(messages, overall),
+    { role: 'user', content: loadPrompt('repo-plan-architecture') },
+  ];
   const architecture = await askStructured(
     models,
     {
@@ -87,14 +99,20 @@ export async function planRepository(
     architectureSchema,
     { maxAttempts: options.maxAttempts },
   );
-  messages = [...architecture.messages, { role: 'user', content: loadPrompt('repo-plan-logic') }];
+  messages = [
+    ...accepted(messages, architecture),
+    { role: 'user', content: loadPrompt('repo-plan-logic') },
+  ];
   const logic = await askStructured(
     models,
     { ...ask, messages, label: 'plan-logic', expect: 'One ```json block: the logic design.' },
     logicDesignSchema(architecture.value),
     { maxAttempts: options.maxAttempts },
   );
-  messages = [...logic.messages, { role: 'user', content: loadPrompt('repo-plan-config') }];
+  messages = [
+    ...accepted(messages, logic),
+    { role: 'user', content: loadPrompt('repo-plan-config') },
+  ];
   const config = await askStructured(
     models,
     { ...ask, messages, label: 'plan-config', expect: 'One ```json block: config entries.' },
@@ -106,14 +124,18 @@ export async function planRepository(
           return 'smokeOverrides is empty, so config_smoke.yaml would be the full reproduction; give the overrides that make it run offline on a CPU in under a minute';
         }
         const untraced = untracedEntries(value, quoteSource);
-        if (untraced.length * 2 > value.entries.length) {
-          return `most evidence quotes are not in the paper word for word (${untraced.join(', ')}); copy each quote exactly from the paper, or leave the entry out`;
+        if (untraced.length * 2 > quotedEntries(value).length) {
+          return `most evidence quotes are not in the paper word for word (${untraced.join(', ')}); copy each quote exactly from the paper, or give the entry as an implementation choice (choice, not evidence)`;
         }
         return undefined;
       },
     },
   );
-  messages = [...config.messages, { role: 'user', content: loadPrompt('repo-plan-experiments') }];
+  const configConversation = accepted(messages, config);
+  messages = [
+    ...configConversation,
+    { role: 'user', content: loadPrompt('repo-plan-experiments') },
+  ];
   const experiments = await askStructured(
     models,
     {
@@ -135,7 +157,8 @@ export async function planRepository(
     rubric,
     dropped: [],
   };
-  if (options.selfRefine) plan = await refinePlan(models, system, config.messages, plan, options);
+  if (options.selfRefine)
+    plan = await refinePlan(models, system, configConversation, plan, options);
   return withTracedConfig(plan, quoteSource);
 }
 
@@ -247,21 +270,31 @@ async function refinePlan(
   return { ...plan, architecture: architecture.value, logic: logic.value, config: config.value };
 }
 
-/** The design as one text for later stages: architecture, logic design, shared knowledge. */
-export function renderDesign(plan: Plan): string {
+/**
+ * The design as one text: approach, files, packages, experiments, logic per file, shared
+ * knowledge. The logic design is the one source of the interfaces, so the later stages see
+ * no diagrams (the architecture's sketch, which it may correct); `docs/design.md` keeps
+ * them, after the rest, for a reader.
+ */
+export function renderDesign(plan: Plan, options: { diagrams?: boolean } = {}): string {
   const files = plan.architecture.files.map((file) => `- ${file.path}: ${file.purpose}`).join('\n');
   const logic = plan.logic.fileLogic.map((file) => `### ${file.path}\n${file.logic}`).join('\n\n');
   const packages = plan.logic.requiredPackages
     .map((pkg) => `${pkg.name}${pkg.version ? ` ${pkg.version}` : ''} (import ${pkg.importName})`)
     .join(', ');
+  const diagrams = options.diagrams
+    ? [
+        `## Architecture sketch: class diagram (the logic per file above holds where they differ)\n\`\`\`mermaid\n${plan.architecture.classDiagram}\n\`\`\``,
+        `## Architecture sketch: sequence diagram\n\`\`\`mermaid\n${plan.architecture.sequenceDiagram}\n\`\`\``,
+      ]
+    : [];
   return [
     `## Approach\n${plan.architecture.implementationApproach}`,
     `## Files (in dependency order: ${plan.logic.order.join(', ')}; entry point ${plan.logic.entryPoint})\n${files}`,
-    `## Class diagram\n\`\`\`mermaid\n${plan.architecture.classDiagram}\n\`\`\``,
-    `## Sequence diagram\n\`\`\`mermaid\n${plan.architecture.sequenceDiagram}\n\`\`\``,
     `## Required packages\n${packages || 'standard library only'}`,
     `## The paper's experiments (each run by \`${plan.logic.entryPoint} --config <file>\`)\n${experimentsDesign(plan)}`,
-    `## Logic per file\n${logic}`,
+    `## Logic per file (where the approach or the file list above say otherwise, this holds)\n${logic}`,
     `## Shared knowledge\n${plan.logic.sharedKnowledge}`,
+    ...diagrams,
   ].join('\n\n');
 }

@@ -45,4 +45,35 @@ describe('pythonInterface', () => {
     expect(result).not.toContain('self.layer = nn.Linear');
     expect(result).not.toContain('for _ in range');
   });
+
+  it('keeps constants whole: a mapping over several lines and a tuple assignment', () => {
+    const result = pythonInterface(`from typing import (
+    Dict,
+    List,
+)
+
+PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3
+DEFAULTS = {
+    "d_model": 512,  # the base model's width {
+    "heads": (8, "h}"),
+}
+SIZES: List[int] = [
+    1, 2,
+]
+THRESHOLD == 3
+
+
+def build(config: Dict[str, int]) -> None:
+    width = DEFAULTS["d_model"]
+`);
+    expect(result).toContain('from typing import (\n    Dict,\n    List,\n)');
+    expect(result).toContain('PAD_ID, UNK_ID, BOS_ID, EOS_ID = 0, 1, 2, 3');
+    expect(result).toContain(
+      'DEFAULTS = {\n    "d_model": 512,  # the base model\'s width {\n    "heads": (8, "h}"),\n}',
+    );
+    expect(result).toContain('SIZES: List[int] = [\n    1, 2,\n]');
+    expect(result).not.toContain('THRESHOLD');
+    expect(result).toContain('def build(config: Dict[str, int]) -> None:\n    ...');
+    expect(result).not.toContain('width =');
+  });
 });

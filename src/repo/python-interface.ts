@@ -1,7 +1,8 @@
 /**
- * The interface of a Python file: imports, module constants, class and function signatures
- * with their docstrings, bodies replaced by `...`. Given to later files instead of the full
- * text once the full text no longer fits.
+ * The interface of a Python file: imports, module constants (whole, however many lines
+ * their value spans, and tuple assignments such as `PAD_ID, UNK_ID = 0, 1`), class and
+ * function signatures with their docstrings, bodies replaced by `...`. Given to later files
+ * instead of the full text once the full text no longer fits.
  */
 export function pythonInterface(source: string): string {
   const lines = source.split('\n');
@@ -21,14 +22,57 @@ export function pythonInterface(source: string): string {
       if (!definition[2]?.startsWith('class')) kept.push(`${indent}    ...`);
       continue;
     }
-    if (/^(import |from \S+ import )/.test(line) || /^[A-Z_][A-Z0-9_]*\s*(:[^=]+)?=/.test(line)) {
-      kept.push(line);
+    if (/^(import |from \S+ import )/.test(line) || isConstant(line)) {
+      // A constant's value or a parenthesised import may span lines: keep them all.
+      const statement = collectStatement(lines, index);
+      kept.push(...statement.lines);
+      index = statement.next;
+      continue;
     } else if (/^\s*@/.test(line)) {
       kept.push(line);
     }
     index += 1;
   }
   return kept.join('\n').trim();
+}
+
+const constantName = '[A-Z_][A-Z0-9_]*';
+
+/** A module-level assignment to one or more UPPER_CASE names (`A = 1`, `A, B = 1, 2`, `A: int = 1`). */
+function isConstant(line: string): boolean {
+  return new RegExp(`^${constantName}(\\s*,\\s*${constantName})*\\s*(:[^=]+)?=(?!=)`).test(line);
+}
+
+/** One statement from `start`: its line and the lines that continue its open brackets. */
+function collectStatement(lines: string[], start: number): { lines: string[]; next: number } {
+  const statement: string[] = [];
+  let depth = 0;
+  for (let index = start; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    statement.push(line);
+    depth += bracketDepthChange(line);
+    if (depth <= 0 && !line.trimEnd().endsWith('\\')) return { lines: statement, next: index + 1 };
+  }
+  return { lines: statement, next: lines.length };
+}
+
+/** Opening minus closing brackets on a line, outside strings and comments. */
+function bracketDepthChange(line: string): number {
+  let change = 0;
+  let quote: string | undefined;
+  for (let index = 0; index < line.length; index += 1) {
+    const character = line[index] ?? '';
+    if (quote !== undefined) {
+      if (character === '\\') index += 1;
+      else if (character === quote) quote = undefined;
+      continue;
+    }
+    if (character === '#') break;
+    if (character === '"' || character === "'") quote = character;
+    else if ('([{'.includes(character)) change += 1;
+    else if (')]}'.includes(character)) change -= 1;
+  }
+  return change;
 }
 
 function collectHeader(lines: string[], start: number): { lines: string[]; next: number } {

@@ -1,3 +1,4 @@
+import type { CodeDefault } from './code-defaults.js';
 import type { Experiment } from './schemas.js';
 import { selfCheckLines, type SelfCheckResult } from './self-check.js';
 import type { StageRow, StageUsage } from './stage-table.js';
@@ -17,6 +18,10 @@ export interface RepoReport {
   totals: StageUsage;
   verify: VerifyOutcome | { ok: false; summary: string; skipped: true };
   droppedConfigKeys: string[];
+  /** Config keys the paper does not state, written as implementation choices with a reason. */
+  implementationChoices?: string[];
+  /** Settings the code gives a value of its own beside config.yaml (a defaults table, a fallback). */
+  codeDefaults?: CodeDefault[];
   interfacesUsed: Record<string, string[]>;
   /** The virtual environment made for run requirements the interpreter lacked. */
   environment?: RepositoryEnvironment;
@@ -69,12 +74,33 @@ export function renderReport(report: RepoReport): string {
     ...fileRows,
     ...binaryLines(report.binaryFiles),
     '',
-    report.droppedConfigKeys.length > 0
-      ? `Config keys left out because their quote is not in the paper: ${report.droppedConfigKeys.join(', ')}.`
-      : 'Every config value is traced to a quote of the paper.',
+    ...configLines(report),
     ...paperLines(report.paper),
     '',
   ].join('\n');
+}
+
+/** What config.yaml holds and where the code keeps values of its own. */
+function configLines(report: RepoReport): string[] {
+  const choices = report.implementationChoices ?? [];
+  const defaults = report.codeDefaults ?? [];
+  return [
+    report.droppedConfigKeys.length > 0
+      ? `Config keys left out because their quote is not in the paper: ${report.droppedConfigKeys.join(', ')}.`
+      : choices.length === 0
+        ? 'Every config value is traced to a quote of the paper.'
+        : 'Every config value the paper states is traced to a quote of it.',
+    ...(choices.length === 0
+      ? []
+      : [
+          `Implementation choices in config.yaml (not stated by the paper, each with its reason): ${choices.join(', ')}.`,
+        ]),
+    ...(defaults.length === 0
+      ? []
+      : [
+          `Settings the code gives a value of its own beside config.yaml: ${defaults.map((item) => `${item.path}:${item.line} \`${item.text}\``).join('; ')}.`,
+        ]),
+  ];
 }
 
 function paperLines(paper: RepoReport['paper']): string[] {

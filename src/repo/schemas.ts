@@ -48,7 +48,14 @@ export function logicDesignSchema(architecture: Architecture) {
           importName: z.string().min(1),
         }),
       ),
-      fileLogic: z.array(z.object({ path: relativePath, logic: z.string().min(1) })),
+      fileLogic: z.array(
+        z.object({
+          path: relativePath,
+          logic: z.string().min(1),
+          /** The files of the architecture it imports from: what its analysis and code are shown. */
+          imports: z.array(relativePath).optional(),
+        }),
+      ),
       order: z.array(relativePath).min(1),
       sharedKnowledge: z.string(),
       entryPoint: relativePath.refine((path) => path.endsWith('.py'), 'must be a .py file'),
@@ -67,6 +74,18 @@ export function logicDesignSchema(architecture: Architecture) {
             path: ['order'],
             message: `${path} is not in the architecture's file list`,
           });
+        }
+      }
+      for (const file of design.fileLogic) {
+        for (const imported of file.imports ?? []) {
+          // A non-Python name (config.yaml) is not a file it imports code from: ignored.
+          if (imported.endsWith('.py') && (!planned.has(imported) || imported === file.path)) {
+            context.addIssue({
+              code: 'custom',
+              path: ['fileLogic'],
+              message: `${file.path} imports ${imported}, which is not another file of the architecture`,
+            });
+          }
         }
       }
       if (ordered.size !== design.order.length) {
@@ -105,10 +124,23 @@ export const configSchema = z.object({
       z.object({
         key: z.string().regex(/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/, 'dotted identifier'),
         value: configValue,
-        evidence: z.string().min(3),
+        /** A quote of the paper that states the value. */
+        evidence: z.string().min(3).optional(),
+        /** For a value the code needs that the paper does not state: why this value. */
+        choice: z.string().min(3).optional(),
       }),
     )
-    .min(1),
+    .min(1)
+    .superRefine((entries, context) => {
+      entries.forEach((entry, index) => {
+        if ((entry.evidence === undefined) === (entry.choice === undefined))
+          context.addIssue({
+            code: 'custom',
+            path: [index],
+            message: `${entry.key} needs either \`evidence\` (a quote of the paper) or \`choice\` (why, when the paper does not state it), not both`,
+          });
+      });
+    }),
   smokeOverrides: z.array(z.object({ key: z.string().min(1), value: configValue })),
 });
 export type ConfigAnswer = z.infer<typeof configSchema>;

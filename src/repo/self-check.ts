@@ -92,7 +92,11 @@ function judgedFiles(work: RepoWork) {
  * graded again. The smoke run and the tests come after, so a fix that breaks the code is
  * caught there.
  */
-export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCheckResult> {
+export async function selfCheckStage(
+  work: RepoWork,
+  plan: Plan,
+  condensedText: string,
+): Promise<SelfCheckResult> {
   const tree = codeDevelopmentTree(rubricFromJson(plan.rubric));
   if (tree === undefined)
     return { leaves: 0, before: { score: 1, passed: 0, failed: [] }, fixed: [] };
@@ -103,6 +107,8 @@ export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCh
         title: work.options.title,
         // PaperBench's judge reads the paper for every leaf (as codify eval's does)
         paper: work.options.paperText,
+        // Every code leaf is shown the same whole code: one call grades them all.
+        codeLeavesTogether: true,
         files: judgedFiles(work),
         outputs: '',
         judge: work.models,
@@ -122,8 +128,10 @@ export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCh
     const path = leafGrade === undefined ? plan.logic.entryPoint : fixTarget(plan, leafGrade);
     byFile.set(path, [...(byFile.get(path) ?? []), failed.id]);
   }
-  const design = renderDesign(plan);
-  const configs = {
+  // The system prompt of analysis and generation: the condensed paper, design and configs.
+  const context = {
+    paper: condensedText,
+    design: renderDesign(plan),
     config: renderConfigYaml(plan.config),
     smokeConfig: renderConfigYaml(plan.config, true),
   };
@@ -135,7 +143,7 @@ export async function selfCheckStage(work: RepoWork, plan: Plan): Promise<SelfCh
     const files = plan.logic.order
       .filter((file) => file.endsWith('.py'))
       .map((file) => ({ path: file, content: readFileSync(join(work.repoDir, file), 'utf8') }));
-    const rewritten = await rewriteFile(work.models, design, configs, files, path, failed, {
+    const rewritten = await rewriteFile(work.models, context, files, path, failed, {
       interpreter: work.options.interpreter,
       earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
     });

@@ -16,8 +16,8 @@ export interface SharedContext {
  * comes first, so providers can cache it; what a call asks comes after, in its messages.
  */
 export function stableSystem(context: SharedContext): string {
-  // The paper comes last: the stages after planning see a condensed paper, and the stages
-  // without one (generation, README) then send a prefix of what the analysis sent.
+  // Analysis, generation, the self-check's rewrite and the README send the same system
+  // prompt (the condensed paper, design, both configs); planning sends the whole paper alone.
   const blocks = [
     context.design === undefined ? undefined : `<design>\n${context.design.trim()}\n</design>`,
     context.config === undefined

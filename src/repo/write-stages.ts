@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condensePaper, designTerms, type CondensedPaper } from './condensed-paper.js';
-import { renderConfigYaml } from './config-yaml.js';
+import { quotedEntries, renderConfigYaml } from './config-yaml.js';
 import { reproduceScript, smokeCommand, writeReadme } from './environment.js';
 import { experimentConfigs, experimentsReadmeSection } from './experiments.js';
-import { analyzeFiles, generateFiles } from './generation.js';
+import { analyzeFiles, earlierFilesView, generateFiles } from './generation.js';
 import { mergeGitignore } from './gitignore.js';
 import { planRepository, renderDesign, type Plan } from './planning.js';
 import { writeRepoFile, type RepoWork } from './repo-work.js';
@@ -34,7 +34,7 @@ export async function planStage(work: RepoWork): Promise<Plan> {
     quoteSource: options.fullPaperText ?? options.paperText,
   });
   writeRepoFile(work, 'docs/plan.md', `${plan.overall}\n`, 'plan');
-  writeRepoFile(work, 'docs/design.md', `${renderDesign(plan)}\n`, 'design');
+  writeRepoFile(work, 'docs/design.md', `${renderDesign(plan, { diagrams: true })}\n`, 'design');
   writeRepoFile(work, 'config.yaml', renderConfigYaml(plan.config), 'config');
   writeRepoFile(work, 'config_smoke.yaml', renderConfigYaml(plan.config, true), 'config');
   for (const file of experimentConfigs(plan))
@@ -52,7 +52,7 @@ export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPap
   const { paperText } = work.options;
   const { design } = designOf(plan);
   const condensed = condensePaper(paperText, {
-    quotes: plan.config.entries.map((entry) => entry.evidence),
+    quotes: quotedEntries(plan.config).map((entry) => entry.evidence ?? ''),
     design,
     terms: designTerms(
       design,
@@ -99,10 +99,12 @@ export async function generateStage(
   plan: Plan,
   analyses: Map<string, string>,
   target: TargetEnvironment,
+  condensedText: string,
 ): Promise<Generated> {
   const { design, configs } = designOf(plan);
   const interfacesUsed: Record<string, string[]> = {};
-  const files = await generateFiles(work.models, plan, design, configs, analyses, {
+  const context = { paper: condensedText, design, ...configs };
+  const files = await generateFiles(work.models, plan, context, analyses, {
     interpreter: work.options.interpreter,
     environment: describeTargetEnvironment(target),
     earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
@@ -120,7 +122,11 @@ export async function generateStage(
 }
 
 /** Environment: requirements, reproduce.sh, .gitignore and the README the model writes. */
-export async function environmentStage(work: RepoWork, plan: Plan): Promise<void> {
+export async function environmentStage(
+  work: RepoWork,
+  plan: Plan,
+  condensedText: string,
+): Promise<void> {
   const { design, configs } = designOf(plan);
   // Before any run: what the smoke run writes is ignored from the first run on. A .gitignore
   // the model wrote keeps its lines.
@@ -141,7 +147,28 @@ export async function environmentStage(work: RepoWork, plan: Plan): Promise<void
       'environment',
     );
   writeRepoFile(work, 'reproduce.sh', reproduceScript(plan), 'environment');
-  const readme = await writeReadme(work.models, plan, design, work.options.title, configs);
+  const code = earlierFilesView(
+    plan.logic.order
+      .filter((path) => path.endsWith('.py') && existsSync(join(work.repoDir, path)))
+      .map((path) => ({ path, content: readFileSync(join(work.repoDir, path), 'utf8') })),
+    work.options.earlierBudgetChars ?? 24_000,
+    new Set([plan.logic.entryPoint]),
+    "The repository's code as it stands:",
+  );
+  // What the README tells a reader to run is shown beside the code it runs.
+  const scripts = ['requirements.txt', 'requirements-dev.txt', 'reproduce.sh']
+    .filter((path) => existsSync(join(work.repoDir, path)))
+    .map((path) => {
+      const language = path.endsWith('.sh') ? 'bash' : 'text';
+      const text = readFileSync(join(work.repoDir, path), 'utf8').trimEnd();
+      return `### ${path}\n\`\`\`${language}\n${text}\n\`\`\``;
+    });
+  const readme = await writeReadme(
+    work.models,
+    plan,
+    { paper: condensedText, design, ...configs },
+    { title: work.options.title, code: [code.text, ...scripts].join('\n\n') },
+  );
   writeRepoFile(
     work,
     'README.md',

@@ -115,31 +115,51 @@ describe('recorded sessions replayed end to end', () => {
       metric?: {
         value: number | null;
         baseline: number | null;
-        improvement: number | null;
         seeds?: { mean: number; improvement: number; beyondMargin: boolean; runs: unknown[] };
       };
+      paired?: { seeds: number[]; metrics: { name: string; baselineMean: number | null }[] };
+      verdict?: { verdict: string };
     }[];
-    // The judge preferred I2; the measurements rank I1 first.
     expect(experiments.map((record) => [record.idea, record.status])).toEqual([
       ['I1', 'ran'],
       ['I2', 'ran'],
     ]);
     expect(experiments[0]?.metric).toMatchObject({ value: 1, baseline: 0.6605 });
-    expect(experiments[0]?.metric?.seeds).toMatchObject({ mean: 0.993833333, beyondMargin: true });
-    // I2's seed 0 beats the baseline's 3-seed mean; its three seeds, each run alone, do not.
-    expect(experiments[1]?.metric?.improvement).toBeGreaterThan(0);
-    expect(experiments[1]?.metric?.seeds?.runs).toHaveLength(3);
-    expect(experiments[1]?.metric?.seeds?.improvement).toBeLessThan(0);
-    // One paper and three related items offline: too few works to call an idea novel.
+    // The five seeds of the plan, each paired with the baseline run on the same seed.
+    expect(experiments[0]?.metric?.seeds).toMatchObject({ mean: 0.996296296, beyondMargin: true });
+    expect(experiments[0]?.metric?.seeds?.runs).toHaveLength(5);
+    expect(experiments[0]?.metric?.seeds?.improvement).toBeCloseTo(0.3074, 4);
+    expect(experiments[0]?.paired?.seeds).toEqual([0, 1, 2, 3, 4]);
+    expect(experiments[0]?.paired?.metrics[0]).toMatchObject({
+      name: 'accuracy',
+      baselineMean: 0.68888,
+    });
+    // The judge weighed each hypothesis by its stop criteria: I2's asked for a ceiling check.
+    expect(experiments.map((record) => record.verdict?.verdict)).toEqual([
+      'supported',
+      'inconclusive',
+    ]);
+    // One paper and three related items offline: too few works to call an idea novel. Each
+    // idea had three reviews and a meta-review, all grounded on the prototype's summary.
     const ideas = JSON.parse(readFileSync(join(folder, 'ideas.json'), 'utf8')) as {
-      ideas: { novelty: { against: string; verdict: string; compared: number }[] }[];
+      prototype?: string;
+      ideas: {
+        novelty: { against: string; verdict: string; compared: number }[];
+        reviews: { reviewers: number; meta?: unknown }[];
+      }[];
     };
     expect(ideas.ideas.flatMap((idea) => idea.novelty)).toEqual([
       expect.objectContaining({ against: 'offline', verdict: 'unknown', compared: 4 }),
       expect.objectContaining({ against: 'offline', verdict: 'unknown', compared: 4 }),
     ]);
+    for (const idea of ideas.ideas) {
+      expect(idea.reviews.at(-1)?.reviewers).toBe(3);
+      expect(idea.reviews.at(-1)?.meta).toBeDefined();
+    }
+    expect(ideas.prototype).toContain('the baseline printed `accuracy: 0.6605`');
     const report = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(report).toContain("supported: better than the baseline beyond the seeds' margin");
-    expect(report).toContain("not supported: the seeds' mean is worse than the baseline");
+    expect(report).toContain('**Hypothesis verdict.** inconclusive');
+    expect(report).toContain('## Why these ideas were chosen');
   });
 });

@@ -23,13 +23,17 @@ const evidence: Record<string, RegExp> = {
   standardize: /self\.mean = X\.mean\(axis=0\)/,
   'beta-coefficient': /rng\.beta\(a, a\)/,
   'mixed-targets': /lam \* Y \+ \(1\.0 - lam\) \* Y\[perm\]/,
-  hyperparameters: /lr: 0\.001[\s\S]*batch_size: 32/,
+  hyperparameters: /^(?=[\s\S]*\blr: 0\.001)(?=[\s\S]*\bbatch_size: 32)/,
   'smoke-run': /method=mixup_0\.2 accuracy=/,
   'five-seeds': /seeds=\[0, 1, 2, 3, 4\]/,
 };
 
-function judgeAnswer(request: Pick<AnswerRequest, 'messages' | 'label'>): string {
-  const prompt = request.messages.map((message) => message.content).join('\n');
+/** What a judge request shows: the system prompt (paper and files, for rubric leaves) and the request. */
+const shownIn = (request: Pick<AnswerRequest, 'system' | 'messages'>): string =>
+  [request.system ?? '', ...request.messages.map((message) => message.content)].join('\n');
+
+function judgeAnswer(request: Pick<AnswerRequest, 'system' | 'messages' | 'label'>): string {
+  const prompt = shownIn(request);
   const label = request.label ?? '';
   if (label.startsWith('rubric ')) {
     const leaf = label.slice('rubric '.length);
@@ -101,7 +105,7 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     const leaves = judge.requests.filter((request) => request.label?.startsWith('rubric '));
     expect(leaves).toHaveLength(6);
     for (const request of [...scores, ...leaves]) {
-      const prompt = request.messages[0]?.content ?? '';
+      const prompt = shownIn(request);
       expect(prompt).toContain(paperEnd);
       expect(prompt).not.toMatch(/^## docs\//m);
       expect(prompt).toMatch(/^## model\.py$/m);
@@ -109,9 +113,7 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     expect(scores.every((request) => request.temperature === 1)).toBe(true);
     const output = /# What running the repository printed/;
     expect(
-      leaves
-        .filter((request) => output.test(request.messages[0]?.content ?? ''))
-        .map((request) => request.label),
+      leaves.filter((request) => output.test(shownIn(request))).map((request) => request.label),
     ).toEqual(['rubric smoke-run', 'rubric five-seeds']);
     // The same finished run judged again with codify's old settings and an addendum: the
     // planning documents come back, the repository is split into fixed parts, the addendum
@@ -153,9 +155,9 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     const oldLeaves = oldJudge.requests.filter((request) => request.label?.startsWith('rubric '));
     expect(oldLeaves).toHaveLength(6);
     for (const request of oldLeaves) {
-      expect(request.messages[0]?.content).toContain('ADDENDUM: any seed list is fine.');
+      expect(shownIn(request)).toContain('ADDENDUM: any seed list is fine.');
       // Planning documents are never code, whatever the 1–5 score's settings.
-      expect(request.messages[0]?.content).not.toMatch(/^## docs\//m);
+      expect(shownIn(request)).not.toMatch(/^## docs\//m);
     }
     const markdown = readFileSync(outcome.reports.markdown, 'utf8');
     expect(markdown).toContain('| five-seeds |');

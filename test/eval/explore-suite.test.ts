@@ -94,22 +94,30 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
         runDir: record.runDir,
       });
     }
-    // And what the recording is known to hold: I2 judged higher, I1 measured better.
+    // And what the recording is known to hold: both ideas beat the baseline on all five seeds;
+    // the judge found I1's hypothesis supported and I2's inconclusive (a ceiling).
     expect(figures?.ideaList.map((idea) => [idea.id, idea.review.overall])).toEqual([
-      ['I2', 3.87],
-      ['I1', 3.67],
+      ['I1', 3.93],
+      ['I2', 3.8],
     ]);
-    expect(figures).toMatchObject({ ideas: 2, ranShare: 1, improvedShare: 0.5 });
+    expect(figures).toMatchObject({
+      ideas: 2,
+      ranShare: 1,
+      improvedShare: 1,
+      hypotheses: { supported: 1, refuted: 0, inconclusive: 1 },
+      notRunSteps: 0,
+    });
+    expect(figures?.reviewAgreement).toBe(1);
     const i1 = figures?.ideaList.find((idea) => idea.id === 'I1')?.experiment;
-    expect(i1).toMatchObject({ value: 0.993833333, baseline: 0.6605, improved: true });
-    // I2's first seed beat the baseline, but its three seeds' mean did not.
+    expect(i1).toMatchObject({ value: 0.996296296, baseline: 0.6605, improved: true });
     const i2 = figures?.ideaList.find((idea) => idea.id === 'I2')?.experiment;
-    expect(i2).toMatchObject({ value: 0.623466667, ran: true, improved: false });
+    expect(i2).toMatchObject({ ran: true, improved: true, hypothesis: 'inconclusive' });
     const group = first.summary.explore[0];
-    expect(group).toMatchObject({ item: 'wine', model: 'recorded', experimentsImproved: 1 });
-    expect(group?.reviewOverall.mean).toBeCloseTo(3.77, 10);
-    // The experiments' model calls count in the run's totals: 4 exploration calls + 18.
-    expect(run?.llmCalls).toBe(22);
+    expect(group).toMatchObject({ item: 'wine', model: 'recorded', experimentsImproved: 2 });
+    expect(group?.reviewOverall.mean).toBeCloseTo(3.865, 10);
+    // The experiments' model calls count in the run's totals: 12 exploration calls (analysis,
+    // ideas, three reviews and a meta-review per idea, two verdicts) + 17 of the experiments.
+    expect(run?.llmCalls).toBe(29);
     // The progress line counted them as they were paid, the experiments' calls included.
     const progress = readEvents(evalDir).events.findLast(
       (event): event is EventOf<'eval-progress'> => event.type === 'eval-progress',
@@ -117,8 +125,8 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(progress?.tokens).toBe((run?.inputTokens ?? 0) + (run?.outputTokens ?? 0));
     const markdown = readFileSync(first.reports.markdown, 'utf8');
     expect(markdown).toContain('## Explore: ideas, reviews and experiments');
-    expect(markdown).toMatch(/\| wine \| recorded \| 1 \| 2 \| 3\.77 \|/);
-    expect(markdown).toContain('| I1 | Standardized features for gradient descent |');
+    expect(markdown).toMatch(/\| wine \| recorded \| 1 \| 2 \| 3\.8[67] \|/);
+    expect(markdown).toContain('| I1 | Standardize features before full-batch gradient descent |');
     const html = readFileSync(first.reports.html, 'utf8');
     expect(html).toContain('ideas that beat the baseline');
     const report = JSON.parse(readFileSync(first.reports.json, 'utf8')) as {
@@ -127,7 +135,7 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(report.explore[0]?.ranShare.mean).toBe(1);
 
     // Killed once its ideas were written, before the experiments: the run is resumed, its
-    // finished stages returned from the run folder (none of its four exploration calls asked
+    // finished stages returned from the run folder (none of its exploration calls asked
     // again), the experiments replayed after them.
     const lines = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trimEnd().split('\n');
     const cut = lines.findIndex((line) => {
@@ -143,6 +151,9 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
         rmSync(stageFile(runDir, event.stage), { force: true });
       }
     }
+    // Nor any experiment: their folders under experiments/ (the baseline, measured before the
+    // ideas, stays).
+    for (const idea of ['I1', 'I2']) rmSync(join(runDir, 'experiments', idea), { recursive: true });
     rmSync(join(runDir, 'experiments.json'));
     rmSync(join(runDir, 'report.md'));
     const again = await runEvaluation({ suite, evalDir, baseConfig: defaultConfig() });
@@ -151,7 +162,7 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(resumed?.runDir).toBe(runDir);
     expect(resumed?.status).toBe('completed');
     expect(existsSync(join(runDir, 'experiments.json'))).toBe(true);
-    expect(resumed?.explore).toMatchObject({ ideas: 2, ranShare: 1, improvedShare: 0.5 });
+    expect(resumed?.explore).toMatchObject({ ideas: 2, ranShare: 1, improvedShare: 1 });
     const evalEvents = readFileSync(join(evalDir, 'events.jsonl'), 'utf8');
     expect(evalEvents).toMatch(/"type":"eval-run-start"[^\n]*"resumed":true/);
     const end = readFileSync(join(runDir, 'events.jsonl'), 'utf8').trimEnd().split('\n').at(-1);

@@ -159,8 +159,10 @@ function findings(dir: string) {
   const records = JSON.parse(
     readFileSync(join(dir, 'experiments.json'), 'utf8'),
   ) as ExperimentRecord[];
+  // The reviews name the model that gave them: the recording's replay or the test's exchange.
+  const ideas = JSON.stringify(exploration.ideas).replace(/"(replay|exchange):[^"]*"/g, '"model"');
   return {
-    ideas: exploration.ideas,
+    ideas: JSON.parse(ideas) as unknown,
     experiments: records.map((record) => ({
       idea: record.idea,
       status: record.status,
@@ -194,22 +196,23 @@ describe('codify explore interrupted in its experiments', () => {
       '--root',
       runsRoot,
     ]);
-    // Call 17 of the recording is the second experiment's step-2 plan: its step 1 is done.
+    // Call 23 of the recording is the second experiment's step-2 plan: its step 1 is done.
     const before = await answerFromRecording(
       join(work, 'x-killed-1'),
       first,
-      (index) => index === 16,
+      (index) => index === 22,
     );
     if (before.interruptedAt === undefined) throw new Error((await first.exited).output);
-    expect(before.interruptedAt).toBe(16);
+    expect(before.interruptedAt).toBe(22);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(before.answered).toEqual([...Array(16).keys()]);
+    expect(before.answered).toEqual([...Array(22).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
-    // Where a replayed resume would continue: after the exploration's 4 calls, the first
-    // experiment's 9 and the 3 of the second experiment's step 1.
-    expect(callsBeforeResume(killed.exploration)).toBe(16);
+    // Where a replayed resume would continue: after the exploration's 10 calls (analysis,
+    // ideas, three reviews and a meta-review per idea), the first experiment's 8, its verdict
+    // and the 3 of the second experiment's step 1.
+    expect(callsBeforeResume(killed.exploration)).toBe(22);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -219,16 +222,19 @@ describe('codify explore interrupted in its experiments', () => {
     const { status, output } = await second.exited;
     expect(status, output).toBe(0);
     // Only the calls after the second experiment's step 1 were asked again.
-    expect(after.answered).toEqual([16, 17, 18, 19, 20, 21]);
+    expect(after.answered).toEqual([22, 23, 24, 25, 26, 27, 28]);
     expect(lastProcessStages(killed.exploration)).toEqual([
       ['ingest', true],
       ['analysis', true],
+      ['baseline', true],
+      ['prototype', true],
       ['ideas', true],
       ['review', true],
       ['novelty', true],
-      ['baseline', true],
-      ['experiment I2', true],
-      ['experiment I1', false],
+      ['experiment I1', true],
+      ['verdict I1', true],
+      ['experiment I2', false],
+      ['verdict I2', false],
       ['experiments', false],
       ['report', false],
     ]);
@@ -248,9 +254,13 @@ describe('codify explore interrupted in its experiments', () => {
       ...exploreArgs,
       ...['--model', `exchange:${join(work, 'x-term-1')}`, '--root', runsRoot],
     ]);
-    // Call 5 of the recording is the first experiment's first plan.
-    const before = await answerFromRecording(join(work, 'x-term-1'), first, (index) => index === 4);
-    expect(before.answered).toEqual([0, 1, 2, 3]);
+    // Call 11 of the recording is the first experiment's first plan.
+    const before = await answerFromRecording(
+      join(work, 'x-term-1'),
+      first,
+      (index) => index === 10,
+    );
+    expect(before.answered).toEqual([...Array(10).keys()]);
     first.child.kill('SIGTERM');
     const stopped = await first.exited;
     expect(stopped.status, stopped.output).toBe(143);
@@ -264,7 +274,7 @@ describe('codify explore interrupted in its experiments', () => {
     expect(lastEnd(experiments[0] ?? '')?.status).toBe('stopped');
 
     // Continued from the recording: a replay answers strictly in order, so it must start
-    // after the 4 calls of the session that the resume does not ask again.
+    // after the 10 calls of the session that the resume does not ask again.
     const second = codify([
       ...['resume', exploration],
       ...['--model', `replay:${recording}`, '--root', runsRoot],

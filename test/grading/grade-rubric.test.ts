@@ -65,8 +65,12 @@ const files = [
   { path: 'train.py', content: 'lam = rng.beta(alpha, alpha)\nx = lam * x1 + (1 - lam) * x2\n' },
 ];
 
+/** All a leaf's judge read: the system prompt and the request. */
+const wholePrompt = (request: ModelRequest | undefined): string =>
+  `${request?.system ?? ''}\n${request?.messages[0]?.content ?? ''}`;
+
 const leafPrompt = (requests: ModelRequest[], id: string): string =>
-  requests.find((request) => request.label === `rubric ${id}`)?.messages[0]?.content ?? '';
+  wholePrompt(requests.find((request) => request.label === `rubric ${id}`));
 
 const grade = (score: 0 | 1, reason: string) =>
   `\`\`\`json\n{"score": ${score}, "reason": "${reason}"}\n\`\`\``;
@@ -125,7 +129,11 @@ describe('gradeRubric (PaperBench)', () => {
       'rubric accuracy',
     ]);
     for (const request of judge.requests) {
-      const prompt = request.messages[0]?.content ?? '';
+      const prompt = wholePrompt(request);
+      // Paper and files are in the system prompt; the request holds the requirement.
+      expect(request.system).toContain('PAPER-MARKER');
+      expect(request.system).toContain('## train.py');
+      expect(request.messages[0]?.content).not.toContain('## train.py');
       expect(prompt).toContain('PAPER-MARKER');
       expect(prompt).toContain('ADDENDUM: alpha 0.2 is enough.');
       expect(prompt).not.toMatch(/## docs\//);
@@ -141,6 +149,60 @@ describe('gradeRubric (PaperBench)', () => {
     }
     expect(grades.map((entry) => entry.selection)).toEqual(['whole', 'whole', 'whole', 'whole']);
     expect(grades[0]?.files).toEqual(['config.yaml', 'train.py']);
+    // One prefix per kind of leaf, byte-identical from leaf to leaf, for a provider's cache.
+    const systems = judge.requests.map((request) => request.system);
+    expect(systems[0]).toBe(systems[1]);
+    expect(systems[2]).toBe(systems[3]);
+    expect(systems[0]).not.toBe(systems[2]);
+  });
+
+  it('grades the code leaves in one call when asked to, by id, and asks again when an id is missing', async () => {
+    const judge = scriptedJudge((request, attempt) => {
+      if (request.label === 'rubric 2 code leaves') {
+        const ids = [...(request.messages[0]?.content ?? '').matchAll(/^## (\S+)$/gm)].map(
+          (match) => match[1],
+        );
+        expect(ids).toEqual(['mix-inputs', 'mix-labels']);
+        const grades =
+          attempt === 1
+            ? [{ id: 'mix-inputs', score: 1, reason: 'train.py draws rng.beta' }]
+            : [
+                { id: 'mix-inputs', score: 1, reason: 'train.py draws rng.beta' },
+                { id: 'mix-labels', score: 0, reason: 'train.py mixes no labels' },
+              ];
+        return `\`\`\`json\n${JSON.stringify({ grades })}\n\`\`\``;
+      }
+      return grade(1, 'ok');
+    });
+    const { grades, tree } = await gradeRubric({
+      rubric,
+      title: 'Mixup for tabular data',
+      paper,
+      files,
+      outputs: 'accuracy: 0.97',
+      judge,
+      item: 'mixup',
+      runDir: '/r',
+      codeLeavesTogether: true,
+    });
+    expect(judge.requests.map((request) => request.label)).toEqual([
+      'rubric 2 code leaves',
+      'rubric 2 code leaves',
+      'rubric runs',
+      'rubric accuracy',
+    ]);
+    expect(judge.requests[1]?.messages.at(-1)?.content).toContain('no grade for mix-labels');
+    expect(judge.requests[0]?.system).toContain('PAPER-MARKER');
+    expect(judge.requests[0]?.system).toContain('## train.py');
+    expect(grades.map((entry) => [entry.id, entry.score])).toEqual([
+      ['mix-inputs', 1],
+      ['mix-labels', 0],
+      ['runs', 1],
+      ['accuracy', 1],
+    ]);
+    expect(grades[1]).toMatchObject({ reason: 'train.py mixes no labels', selection: 'whole' });
+    // method: (1·1 + 3·0)/4 = 0.25; results 1; root (3·0.25 + 1·1)/4 = 0.4375.
+    expect(tree.score).toBeCloseTo(0.4375);
   });
 
   it('lets the judge pick the files it needs when the code does not fit its context, and shows those', async () => {
@@ -171,7 +233,7 @@ describe('gradeRubric (PaperBench)', () => {
       runDir: '/r',
     });
     const pick = judge.requests.find((request) => request.label === 'rubric mix-inputs files');
-    const listing = pick?.messages[0]?.content ?? '';
+    const listing = wholePrompt(pick);
     expect(listing).toContain('PAPER-MARKER');
     expect(listing).toContain('Inputs are mixed with a Beta(alpha, alpha) coefficient.');
     expect(listing).toContain('model.py (');

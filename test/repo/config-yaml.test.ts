@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { configTree, renderConfigYaml, yamlExponentNumber } from '../../src/repo/config-yaml.js';
+import {
+  configTree,
+  renderConfigYaml,
+  untracedEntries,
+  yamlExponentNumber,
+} from '../../src/repo/config-yaml.js';
 import { configSchema } from '../../src/repo/schemas.js';
 import { describeProblem } from '../../src/repo/structured-answer.js';
 
@@ -78,5 +83,42 @@ describe('config.yaml', () => {
     expect(smoke).toContain('max_samples: 8 # smoke override; not in config.yaml');
     // The quote stays beside each value, as a comment PyYAML skips.
     expect(full).toContain('# paper: "epsilon of 1e-9"');
+  });
+
+  it('writes implementation choices with their reason, never drops them as untraced, and takes quote or reason, not both', () => {
+    const withChoice = configSchema.parse({
+      entries: [
+        { key: 'training.lr', value: 0.1, evidence: 'a learning rate of 0.1' },
+        {
+          key: 'training.batch_size',
+          value: 64,
+          choice: 'the paper gives no batch size; 64 fits a CPU',
+        },
+      ],
+      smokeOverrides: [{ key: 'training.batch_size', value: 8 }],
+    });
+    const yaml = renderConfigYaml(withChoice);
+    expect(yaml).toContain('lr: 0.1 # paper: "a learning rate of 0.1"');
+    expect(yaml).toContain(
+      'batch_size: 64 # implementation choice (the paper does not state it): the paper gives no batch size; 64 fits a CPU',
+    );
+    expect(yaml).toContain('or\n# marks it an implementation choice');
+    expect(loadWithPyYaml(yaml)).toEqual({ training: { lr: 0.1, batch_size: 64 } });
+    // The smoke value of a choice does not carry config.yaml's reason.
+    expect(renderConfigYaml(withChoice, true)).toContain(
+      'batch_size: 8 # smoke override (in config.yaml an implementation choice)',
+    );
+    expect(untracedEntries(withChoice, 'We use a learning rate of 0.1.')).toEqual([]);
+    expect(untracedEntries(withChoice, 'Nothing quoted here.')).toEqual(['training.lr']);
+    const both = describeProblem(
+      '```json\n{"entries": [{"key": "a", "value": 1, "evidence": "a is 1", "choice": "why"}], "smokeOverrides": []}\n```',
+      configSchema,
+    );
+    expect(both).toMatch(/a needs either `evidence`.*or `choice`/);
+    const neither = describeProblem(
+      '```json\n{"entries": [{"key": "a", "value": 1}], "smokeOverrides": []}\n```',
+      configSchema,
+    );
+    expect(neither).toMatch(/a needs either/);
   });
 });

@@ -140,6 +140,23 @@ describe('paperToRepository', () => {
     expect(architectureCalls[1]?.messages.at(-1)?.content).toContain(
       'sequenceDiagram: must be a mermaid sequenceDiagram',
     );
+    // The conversation goes on with the accepted answer only: the retry is left out.
+    const logicCall = models.requests.find((request) => request.label === 'plan-logic');
+    expect(logicCall?.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(JSON.stringify(logicCall?.messages)).not.toContain('graph TD');
+    // The README is written from the code and the scripts it tells a reader to run.
+    const readmeCall = models.requests.find((request) => request.label === 'readme');
+    expect(readmeCall?.messages[0]?.content).toContain('from model import fit');
+    expect(readmeCall?.messages[0]?.content).toContain(
+      '### reproduce.sh\n```bash\n#!/usr/bin/env bash',
+    );
+    expect(readmeCall?.messages[0]?.content).toContain('### requirements.txt\n```text\nnumpy');
     const mainCalls = models.requests.filter((request) => request.label === 'generate main.py');
     expect(mainCalls[1]?.messages.at(-1)?.content).toContain('does not compile');
     // The generation of main.py names model.py and shows it.

@@ -139,15 +139,25 @@ const answers: Record<string, Answerer | string> = {
     '# Mixing on toy data\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
 };
 
-/** The judge: a leaf passes when the code it was shown holds what the leaf asks for. */
+/**
+ * The judge: a leaf passes when the code it was shown holds what the leaf asks for. The
+ * code leaves graded together are listed under `## id` headings and answered by id.
+ */
 function judgeAnswer(request: ModelRequest): string {
-  const prompt = request.messages.map((message) => message.content).join('\n');
-  if (prompt.includes('warmup schedule')) {
-    return prompt.includes('def warmup')
-      ? json({ score: 1, reason: 'model.py defines warmup' })
-      : json({ score: 0, reason: 'model.py has no warmup schedule' });
-  }
-  return json({ score: 1, reason: 'model.py defines mixed_loss' });
+  const prompt = [request.system ?? '', ...request.messages.map((message) => message.content)].join(
+    '\n',
+  );
+  const grade = (warmupLeaf: boolean) =>
+    !warmupLeaf
+      ? { score: 1, reason: 'model.py defines mixed_loss' }
+      : prompt.includes('def warmup')
+        ? { score: 1, reason: 'model.py defines warmup' }
+        : { score: 0, reason: 'model.py has no warmup schedule' };
+  const asked = request.messages.at(-1)?.content ?? '';
+  const ids = [...asked.matchAll(/^## (\S+)$/gm)].map((match) => match[1] ?? '');
+  if (ids.length > 0)
+    return json({ grades: ids.map((id) => ({ id, ...grade(id === 'schedule') })) });
+  return json(grade(asked.includes('warmup schedule')));
 }
 
 /** The scripted planner by label; the judge role by what its prompt shows. */
@@ -232,12 +242,17 @@ describe('paper mode: every experiment and the self-check', () => {
     expect(selfCheck?.fixed).toEqual([{ path: 'model.py', leaves: ['schedule'] }]);
     expect(selfCheck?.after?.failed).toEqual([]);
     expect(selfCheck?.after?.score).toBe(1);
-    expect(models.judged).toHaveLength(3);
-    // Each leaf is judged against the whole paper, as PaperBench's judge and codify eval's are.
+    // The two code leaves in one call (they are shown the same code), the failed one again.
+    expect(models.judged).toEqual(['rubric 2 code leaves', 'rubric schedule']);
+    // Each leaf is judged against the whole paper, as PaperBench's judge and codify eval's
+    // are: the paper and the code in the judge's system prompt, the same for every leaf.
     const leafPrompts = models.requests.filter((request) => request.label?.startsWith('rubric '));
-    expect(leafPrompts.length).toBeGreaterThan(0);
-    for (const request of leafPrompts)
-      expect(request.messages[0]?.content).toContain(paper.split('\n').slice(2, 4).join('\n'));
+    expect(leafPrompts).toHaveLength(2);
+    for (const request of leafPrompts) {
+      expect(request.system).toContain(paper.split('\n').slice(2, 4).join('\n'));
+      expect(request.system).toContain('def mixed_loss');
+      expect(request.messages[0]?.content).not.toContain('def mixed_loss');
+    }
     const fix = models.requests.find((request) => request.label === 'self-check fix model.py');
     expect(fix?.messages[0]?.content).toContain('A linear warmup schedule');
     expect(fix?.messages[0]?.content).toContain('model.py has no warmup schedule');

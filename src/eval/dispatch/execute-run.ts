@@ -24,6 +24,7 @@ import { configForRun } from './run-config.js';
 import type { RunState } from './run-state.js';
 import type { ExploreItem, Suite } from '../suite/suite.js';
 import { boundToRun } from '../../llm/run-bound-caller.js';
+import { callsBeforeResume } from '../../explore/experiments/calls-before-resume.js';
 
 /** Models a test or an embedding program supplies by spec, fresh for each run. */
 export type AnswererFactory = (
@@ -207,10 +208,8 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
   const config = configForRun(options.baseConfig, specs, suite.judge.model ?? specs.expert);
   const resume =
     state.kind === 'interrupted' && hasExploreSettings(state.runDir) ? state.runDir : undefined;
-  const completedCalls =
-    resume === undefined
-      ? 0
-      : readEvents(resume).events.filter((event) => event.type === 'llm-end').length;
+  // The exploration's own calls and its experiments' (one caller, one session in call order).
+  const completedCalls = resume === undefined ? 0 : callsBeforeResume(resume);
   let shared: ModelRouter | undefined;
   const common = {
     models: (run: Run) => {

@@ -169,24 +169,9 @@ async function paperCharts(summary: EvalSummary): Promise<Block[]> {
     run.rubric === undefined ? [] : [{ ...row(run), value: run.rubric.score }],
   );
   // Each score on its own axis: the judge's 1–5 as given, the rubric's 0–1 share.
-  const panel = (
-    values: typeof judged,
-    domain: [number, number],
-    title: string,
-  ): NonNormalizedSpec => ({
-    data: { values },
-    mark: { type: 'point', filled: true, size: 70 },
-    width: 300,
-    encoding: {
-      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
-      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
-      href: { field: 'href' },
-      tooltip: [{ field: 'run' }, { field: 'value' }],
-    },
-  });
   const panels: NonNormalizedSpec[] = [
-    ...(judged.length === 0 ? [] : [panel(judged, [1, 5], 'judge score (1–5)')]),
-    ...(graded.length === 0 ? [] : [panel(graded, [0, 1], 'rubric score (0–1)')]),
+    ...(judged.length === 0 ? [] : [pointPanel(judged, [1, 5], 'judge score (1–5)')]),
+    ...(graded.length === 0 ? [] : [pointPanel(graded, [0, 1], 'rubric score (0–1)')]),
   ];
   charts.push({
     kind: 'chart',
@@ -195,6 +180,42 @@ async function paperCharts(summary: EvalSummary): Promise<Block[]> {
     svg: await renderChart({ hconcat: panels }),
   });
   return charts;
+}
+
+/** A point of a per-run chart: the row it stands in, its run and the run's page. */
+interface ChartPoint {
+  row: string;
+  run: string;
+  href: string;
+  value: number;
+  measure?: string;
+}
+
+/**
+ * One panel of points, a row per run, on an axis of its own; with `byMeasure`, the points'
+ * measures are told apart by colour and shape.
+ */
+function pointPanel(
+  values: ChartPoint[],
+  domain: [number, number],
+  title: string,
+  byMeasure = false,
+): NonNormalizedSpec {
+  const measure = { field: 'measure', type: 'nominal', title: null } as const;
+  return {
+    data: { values },
+    mark: { type: 'point', filled: true, size: 70 },
+    width: 300,
+    encoding: {
+      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
+      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
+      ...(byMeasure ? { color: measure, shape: measure } : {}),
+      href: { field: 'href' },
+      tooltip: byMeasure
+        ? [{ field: 'run' }, { field: 'measure' }, { field: 'value' }]
+        : [{ field: 'run' }, { field: 'value' }],
+    },
+  };
 }
 
 /** Each exploration's mean review score and the shares of its ideas that ran and improved. */
@@ -229,23 +250,8 @@ async function exploreCharts(summary: EvalSummary): Promise<Block[]> {
           ]),
     ];
   });
-  const panel = (
-    values: typeof shares,
-    domain: [number, number],
-    title: string,
-  ): NonNormalizedSpec => ({
-    data: { values },
-    mark: { type: 'point', filled: true, size: 70 },
-    width: 300,
-    encoding: {
-      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 300 } },
-      x: { field: 'value', type: 'quantitative', scale: { domain }, title },
-      color: { field: 'measure', type: 'nominal', title: null },
-      shape: { field: 'measure', type: 'nominal', title: null },
-      href: { field: 'href' },
-      tooltip: [{ field: 'run' }, { field: 'measure' }, { field: 'value' }],
-    },
-  });
+  const panel = (values: ChartPoint[], domain: [number, number], title: string) =>
+    pointPanel(values, domain, title, true);
   const panels: NonNormalizedSpec[] = [
     ...(reviews.length === 0 ? [] : [panel(reviews, [1, 5], 'mean review score (1–5)')]),
     ...(shares.length === 0 ? [] : [panel(shares, [0, 1], 'share of ideas')]),

@@ -199,13 +199,13 @@ function Config({ plan }: { plan?: Plan }) {
   if (plan === undefined) return <p className="muted">The configuration is not written yet.</p>;
   return (
     <section>
-      <h2>Values from the paper</h2>
+      <h2>Values of config.yaml</h2>
       <table className="config">
         <thead>
           <tr>
             <th>key</th>
             <th>value</th>
-            <th>quote from the paper</th>
+            <th>quote from the paper, or why it was chosen</th>
           </tr>
         </thead>
         <tbody>
@@ -218,7 +218,15 @@ function Config({ plan }: { plan?: Plan }) {
                 <code>{JSON.stringify(entry.value)}</code>
               </td>
               <td className="quote">
-                “<MathText text={entry.evidence} />”
+                {entry.evidence === undefined ? (
+                  <>
+                    <em>implementation choice:</em> {entry.choice}
+                  </>
+                ) : (
+                  <>
+                    “<MathText text={entry.evidence} />”
+                  </>
+                )}
               </td>
             </tr>
           ))}

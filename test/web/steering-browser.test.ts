@@ -270,8 +270,8 @@ describe('steering an interactive run from the page', () => {
     await expect
       .poll(() => pick.locator('.feedback-option').allTextContents())
       .toEqual([
-        expect.stringMatching(/^I2: Weight decay/),
-        expect.stringMatching(/^I1: Standardized features/),
+        expect.stringMatching(/^I1: Standardize features/),
+        expect.stringMatching(/^I2: L2 weight decay/),
       ]);
     // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
     expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);
@@ -309,14 +309,14 @@ describe('steering an interactive run from the page', () => {
     // The first experiment's plan is asked before it runs. (Its interactive implement run
     // asks the planner for questions, which the recording, made without, does not hold: the
     // replay stops there, so later gates depend on how far it got.)
-    expect(approved).toContain('experiment-I2');
+    expect(approved).toContain('experiment-I1');
     expect(await exited, output).toBe(0);
     const { events } = readEvents(join(root, runId));
     expect(events.flatMap((event) => (event.type === 'log' ? [event.message] : []))).toEqual(
       expect.arrayContaining([
         'problem-analysis: approve',
         'experiments: approve',
-        'experiment-I2: approve',
+        'experiment-I1: approve',
       ]),
     );
     await page.close();

@@ -126,15 +126,15 @@ describe('the explore and evaluation views in Chromium', () => {
     const page = await openRun(exploreRun);
     const cards = page.locator('.idea-card');
     await expect.poll(() => cards.count()).toBe(2);
-    // Ranked by the judge: I2 (3.87) before I1 (3.67), as the recorded session scored them.
-    expect(await cards.locator('.idea-id').allTextContents()).toEqual(['I2', 'I1']);
+    // Ranked by the judge: I1 (3.93) before I2 (3.80), as the recorded session scored them.
+    expect(await cards.locator('.idea-id').allTextContents()).toEqual(['I1', 'I2']);
     const first = page.locator('.idea-card[data-idea="I1"]');
     expect(await first.locator('h3').textContent()).toBe(
-      'Standardized features for gradient descent',
+      'Standardize features before full-batch gradient descent',
     );
     expect(await first.locator('.idea-fields').first().textContent()).toContain('Hypothesis');
     expect(await first.locator('.idea-result').textContent()).toContain(
-      "accuracy 0.9938 ± 0.01068 over 3 seeds vs the baseline's 0.6605 (+0.3333, beyond the margin 0.01233)",
+      "accuracy 0.9963 ± 0.008282 over 5 seeds vs the baseline's 0.6889 on the same seeds (+0.3074, beyond the margin 0.05536)",
     );
     // Fifteen criteria, each with its score and the reviewer's reason.
     expect(await first.locator('.review-scores tr').count()).toBe(15);
@@ -181,10 +181,10 @@ describe('the explore and evaluation views in Chromium', () => {
     expect(await page.locator('.bar-chart .bar-reference').count()).toBe(2);
     // The chart shows the figure the table and the card show: the seeds' mean.
     expect(await page.locator('.bar-row[data-label^="I1 "] text').last().textContent()).toMatch(
-      /^0\.9938 mean \(\+0\.3333\)$/,
+      /^0\.9963 mean \(\+0\.3074\)$/,
     );
     expect(await page.locator('tr[data-idea="I1"] td.measured').textContent()).toContain(
-      'accuracy 0.9938 ± 0.01068 over 3 seeds',
+      'accuracy 0.9963 ± 0.008282 over 5 seeds',
     );
     await shoot(page, 'explore-experiments');
     // Each experiment links to its own implement run.

@@ -193,6 +193,6 @@ export function problemStatement(task: Task, delivery: Delivery = { kind: 'agent
     sections,
     entrypoint: task.entrypoint,
     starter_code: numberedStarter(task.files.starterCode),
-    deliver: whatToDeliver(task, delivery),
+    deliver: whatToDeliver(task, delivery).trimEnd(),
   });
 }

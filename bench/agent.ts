@@ -89,14 +89,23 @@ export async function runBench(): Promise<void> {
     const planners = events.flatMap((event) =>
       event.type === 'llm-end' && event.role === 'planner' ? [event] : [],
     );
-    // Each step appears once (in full if among the last three, condensed when old), so the
-    // prompt should stop growing linearly with the steps.
-    const sizes = planners.map((event) =>
-      event.messages.reduce((sum, message) => sum + message.content.length, 0),
-    );
+    // Each step appears once: in full (three to five of them) after the research log, or as
+    // its log entry once folded; both blocks only grow between folds, so a prefix cache
+    // serves them. What follows the last cache mark is the uncached part.
+    const sizes = planners.map((event) => {
+      const marked = event.messages.findLastIndex((message) => message.cacheMark === true);
+      const chars = (from: number, to: number) =>
+        event.messages.slice(from, to).reduce((sum, message) => sum + message.content.length, 0);
+      return { history: chars(0, marked + 1), after: chars(marked + 1, event.messages.length) };
+    });
     const shown = [1, 5, 10, 20, 30, 40].filter((step) => step <= sizes.length);
     console.log(
-      `planner prompt size by step (characters): ${shown.map((step) => `${step}: ${sizes[step - 1] ?? 0}`).join(', ')}`,
+      `planner messages by step (characters, up to the last cache mark + after it): ${shown
+        .map((step) => {
+          const size = sizes[step - 1] ?? { history: 0, after: 0 };
+          return `${step}: ${size.history} + ${size.after}`;
+        })
+        .join(', ')}`,
     );
   } finally {
     rmSync(base, { recursive: true, force: true });

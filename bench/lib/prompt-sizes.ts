@@ -10,7 +10,7 @@ export interface RecordedCall {
   call: number;
   role?: string;
   system?: string;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string; cacheMark?: boolean }[];
   text: string;
 }
 
@@ -22,9 +22,10 @@ export interface CallSize {
   /** Characters at the start of this request that an earlier request began with too. */
   sharedPrefixChars: number;
   /**
-   * What Anthropic's cache serves with codify's two marks (end of the system prompt, end of
-   * the last message): the system prompt when an earlier call sent the same one, plus an
-   * earlier call's whole conversation when this one continues it.
+   * What Anthropic's cache serves with codify's marks (end of the system prompt, then the
+   * messages marked `cacheMark`, or else the last message): the system prompt when an
+   * earlier call sent the same one, plus the longest run of messages up to one of an earlier
+   * call's marks that this call begins with too.
    */
   markedCacheChars: number;
 }
@@ -40,6 +41,14 @@ function commonPrefix(first: string, second: string): number {
   let index = 0;
   while (index < limit && first.charCodeAt(index) === second.charCodeAt(index)) index += 1;
   return index;
+}
+
+/** Where a call's cache marks lie among its messages: those it names, else its last message. */
+function markedEnds(call: RecordedCall): number[] {
+  const named = call.messages.flatMap((message, index) =>
+    message.cacheMark === true ? [index] : [],
+  );
+  return named.length > 0 ? named : [call.messages.length - 1];
 }
 
 export function readRecording(path: string): RecordedCall[] {
@@ -60,17 +69,27 @@ export function callSizes(
     const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, text)));
     seen.push(text);
     const earlier = calls.slice(0, index).filter((other) => other.system === call.system);
-    const continued = earlier
-      .filter(
-        (other) =>
-          other.messages.length < call.messages.length &&
-          other.messages.every(
-            (message, position) =>
-              message.role === call.messages[position]?.role &&
-              message.content === call.messages[position]?.content,
-          ),
-      )
-      .map((other) => other.messages.reduce((sum, message) => sum + message.content.length, 0));
+    const continued = earlier.flatMap((other) =>
+      markedEnds(other)
+        .filter(
+          (end) =>
+            // a conversation continued, or an earlier call's named mark (its history) reached
+            (end < call.messages.length - 1 ||
+              (end < call.messages.length && other.messages[end]?.cacheMark === true)) &&
+            other.messages
+              .slice(0, end + 1)
+              .every(
+                (message, position) =>
+                  message.role === call.messages[position]?.role &&
+                  message.content === call.messages[position]?.content,
+              ),
+        )
+        .map((end) =>
+          other.messages
+            .slice(0, end + 1)
+            .reduce((sum, message) => sum + message.content.length, 0),
+        ),
+    );
     const marked =
       earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
     return {

@@ -12,7 +12,10 @@ export interface AgentOptions {
   attemptsPerLevel: number[];
   /** Steps in a row without a valid answer that end the run. */
   maxFailedSteps: number;
-  /** Previous steps given to the planner in full (short-term memory). */
+  /**
+   * Previous steps given to the planner in full at least (short-term memory); they are folded
+   * into the research log this many at a time, once twice as many would be shown.
+   */
   shortTermSteps: number;
   /** Observations longer than this are summarized before the planner sees them. */
   observationCharLimit: number;

@@ -40,4 +40,19 @@ describe('budgetLines', () => {
       'The output script has not been run yet in this session.',
     ]);
   });
+
+  it('tells the planner on the last step that it must give the final answer', () => {
+    const state = {
+      options: { ...defaultAgentOptions, maxSteps: 4 },
+      usage: emptyBudgetUsage(),
+      lastExecution: null,
+      finalAction: 'Final Answer',
+    };
+    expect(budgetLines({ ...state, step: 3 })[0]).toBe(
+      'Steps: this is step 3 of at most 4 (1 left after it).',
+    );
+    expect(budgetLines({ ...state, step: 4 })[0]).toBe(
+      'Steps: this is step 4 of at most 4, the last: your action must be Final Answer, with the best script you have.',
+    );
+  });
 });

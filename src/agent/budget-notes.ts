@@ -9,6 +9,8 @@ export interface BudgetState {
   /** Expert-help calls left, when the action is offered at all. */
   expertHelpLeft?: number;
   lastExecution: ExecutionSeen | null;
+  /** The action that ends the run, when offered: the last step must be it. */
+  finalAction?: string;
 }
 
 const minutes = (ms: number): string => (ms / 60_000).toFixed(1);
@@ -22,7 +24,9 @@ export function budgetLines(state: BudgetState): string[] {
   const { step, options, usage } = state;
   const left = Math.max(0, options.maxSteps - step);
   const lines = [
-    `Steps: this is step ${step} of at most ${options.maxSteps} (${left} left after it).`,
+    left === 0 && state.finalAction !== undefined
+      ? `Steps: this is step ${step} of at most ${options.maxSteps}, the last: your action must be ${state.finalAction}, with the best script you have.`
+      : `Steps: this is step ${step} of at most ${options.maxSteps} (${left} left after it).`,
   ];
   if (state.expertHelpLeft !== undefined) {
     lines.push(

@@ -12,6 +12,12 @@ export interface CascadeRequest {
   models: ModelCaller;
   /** The run's stable prefix: the same text every step. */
   system?: string;
+  /**
+   * Runs of user messages that only grow from step to step (the planner's research log,
+   * then its steps in full), sent before the prompt; each run's last message carries a
+   * cache mark.
+   */
+  blocks?: readonly (readonly string[])[];
   prompt: string;
   /** The actions accepted in this answer (only Final Answer when a budget forces it). */
   actions: readonly ActionDefinition[];
@@ -24,6 +30,15 @@ export interface CascadeRequest {
 export type CascadeResult =
   | { ok: true; response: ParsedResponse; text: string; level: number; attempts: number }
   | { ok: false; reasons: string[]; attempts: number };
+
+/** A block as user messages, one per text, the last marked as the end of a stable prefix. */
+function blockMessages(block: readonly string[]): ChatMessage[] {
+  return block.map((content, index) =>
+    index === block.length - 1
+      ? { role: 'user', content, cacheMark: true }
+      : { role: 'user', content },
+  );
+}
 
 function attemptsAt(level: number, attemptsPerLevel: readonly number[]): number {
   return Math.max(1, attemptsPerLevel[level] ?? attemptsPerLevel.at(-1) ?? 1);
@@ -51,7 +66,11 @@ export async function askPlanner(request: CascadeRequest): Promise<CascadeResult
           expect:
             'the six fields Reflection, Research Plan and Status, Fact Check, Thought, Action, Action Input',
           ...(request.system === undefined ? {} : { system: request.system }),
-          messages: [{ role: 'user', content: request.prompt }, ...retry],
+          messages: [
+            ...(request.blocks ?? []).flatMap(blockMessages),
+            { role: 'user', content: request.prompt },
+            ...retry,
+          ],
           signal: request.signal,
         });
         text = answer.text;

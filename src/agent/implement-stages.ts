@@ -15,7 +15,7 @@ import {
 import { repeatedPerformanceText } from '../tasks/starter-performance.js';
 import { starterFailure } from '../tasks/starter-failure.js';
 import { taskFileNames } from '../tasks/task-file-names.js';
-import { problemStatement } from '../tasks/problem-statement.js';
+import { agentDelivery, problemStatement } from '../tasks/problem-statement.js';
 import { allActions } from './actions/index.js';
 import type { AgentCheckpoint } from './checkpoint.js';
 import { type ImplementResult, writeFinalResult } from './final-result.js';
@@ -162,7 +162,10 @@ function strategyContext(
 ): StrategyContext {
   return {
     task,
-    problem: problemStatement(task),
+    problem: problemStatement(
+      task,
+      settings.strategy === 'agent' ? agentDelivery(settings.agent.maxSteps) : { kind: 'agent' },
+    ),
     workspace,
     sandbox,
     models: scope.models,

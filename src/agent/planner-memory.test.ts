@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryStep, plannerLog } from './planner-memory.js';
+import { entryStep, lastFoldedStep, plannerHistory, plannerLog } from './planner-memory.js';
 import { plannerPrompt } from './planner-prompt.js';
 
 const entry = (step: number, words = 40): string =>
@@ -60,18 +60,82 @@ describe('the research log the planner sees', () => {
     expect(at[4] ?? 0).toBeLessThan(1.5 * (at[0] ?? 0));
   });
 
-  it('tells the planner when every step so far is shown in full', () => {
-    const { prompt } = plannerPrompt({
-      step: 2,
+  it('keeps the history append-only: the history at each step is a prefix of the next', () => {
+    const entries = Array.from({ length: 40 }, (_, index) => entry(index + 1));
+    const at = (steps: number): string[] =>
+      plannerHistory(
+        entries.slice(0, steps),
+        [steps - 2, steps - 1, steps].filter((step) => step > 0),
+        1_000_000,
+      );
+    expect(at(3)).toEqual([]);
+    expect(at(4)).toEqual([entries[0]]);
+    for (let steps = 4; steps < 40; steps += 1) {
+      const now = at(steps);
+      const next = at(steps + 1);
+      expect(next.slice(0, now.length)).toEqual(now);
+      expect(next).toHaveLength(now.length + 1);
+    }
+  });
+
+  it('condenses a history past its limit once, then grows it append-only again', () => {
+    const entries = Array.from({ length: 60 }, (_, index) => entry(index + 1));
+    const at = (steps: number): string[] =>
+      plannerHistory(entries.slice(0, steps), [steps - 2, steps - 1, steps], 8000, {
+        wholeBudget: 2000,
+        blockChars: 300,
+      });
+    let rebases = 0;
+    for (let steps = 4; steps < 60; steps += 1) {
+      const now = at(steps);
+      const next = at(steps + 1);
+      if (next.slice(0, now.length).join('\u0000') !== now.join('\u0000')) rebases += 1;
+      expect(next.join('').length).toBeLessThan(8000 + 600);
+    }
+    // each entry is about 500 characters: the history condenses every dozen steps or so
+    expect(rebases).toBeGreaterThan(1);
+    expect(rebases).toBeLessThan(10);
+    expect(at(59).some((text) => text.includes('(condensed)'))).toBe(true);
+  });
+
+  it('folds the steps in full into the log three at a time, once six are shown', () => {
+    const folded = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12].map((done) => lastFoldedStep(done, 3));
+    expect(folded).toEqual([0, 0, 0, 0, 0, 0, 3, 3, 3, 6, 9]);
+    for (let done = 0; done < 40; done += 1) {
+      const inFull = done - lastFoldedStep(done, 3);
+      expect(inFull).toBeLessThanOrEqual(5);
+      expect(inFull).toBeGreaterThanOrEqual(Math.min(done, 3));
+    }
+  });
+
+  it('puts the folded steps in the log block and the later ones in full in the next block', () => {
+    const records = [1, 2, 3, 4, 5, 6, 7].map((step) => ({
+      step,
+      answer: `Action: List Files ${step}`,
+      observation: 'a.py',
+    }));
+    const { blocks, prompt } = plannerPrompt({
+      step: 8,
       problem: 'Do it.',
       actions: [],
-      researchLog: [entry(1)],
-      recentSteps: [{ step: 1, answer: 'Action: List Files', observation: 'a.py' }] as never,
+      researchLog: records.map((record) => entry(record.step)),
+      recentSteps: records.slice(-6) as never,
+      shortTermSteps: 3,
       budgets: [],
       notes: [],
       comment: null,
     });
-    expect(prompt).toContain('(nothing older: every step so far is shown in full below)');
-    expect(prompt.match(/fact1_0/g)).toBeNull();
+    const [history = [], inFull = []] = blocks;
+    expect(history[0]).toMatch(/^# Research log/);
+    expect(history.slice(1)).toEqual([entry(1), entry(2), entry(3)]);
+    expect(inFull[0]).toMatch(/^# Previous steps in full/);
+    expect(inFull.slice(1).map((text) => /^## Step (\d+)/.exec(text)?.[1])).toEqual([
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(prompt).toMatch(/^# Budgets/);
+    expect(prompt).not.toContain('List Files');
   });
 });

@@ -95,3 +95,57 @@ export function plannerLog(
   }
   return [...blocks, ...kept];
 }
+
+/** Characters the planner's history grows to before it is condensed once and grows again. */
+export const defaultHistoryLimit = 24_000;
+
+/**
+ * The research log entries that have left the steps shown in full: every entry before the
+ * first entry of a step still shown in full (a human comment comes in with the steps around it).
+ */
+function olderEntries(entries: readonly string[], recentSteps: readonly number[]): string[] {
+  const recent = new Set(recentSteps);
+  const first = entries.findIndex((entry) => {
+    const step = entryStep(entry);
+    return step !== undefined && recent.has(step);
+  });
+  return first === -1 ? [...entries] : entries.slice(0, first);
+}
+
+/**
+ * The planner's history: one text per older step, in order, only ever appended to, so the
+ * history of one step is a byte prefix of the next step's and a provider's prefix cache
+ * serves it. When appending would pass `limit` characters the history so far is condensed
+ * once (into the whole-and-condensed form of `plannerLog`) and grows from there: the same
+ * entries always give the same history, so a resumed run sends the same prefix.
+ */
+export function plannerHistory(
+  entries: readonly string[],
+  recentSteps: readonly number[],
+  limit: number = defaultHistoryLimit,
+  options: PlannerMemoryOptions = defaultPlannerMemory,
+): string[] {
+  const older = olderEntries(entries, recentSteps);
+  let history: string[] = [];
+  let size = 0;
+  for (const [index, entry] of older.entries()) {
+    if (history.length > 0 && size + entry.length > limit) {
+      history = plannerLog(older.slice(0, index), [], options);
+      size = history.reduce((sum, text) => sum + text.length, 0);
+    }
+    history.push(entry);
+    size += entry.length;
+  }
+  return history;
+}
+
+/**
+ * The last step folded into the research log when `stepsDone` steps are done: steps after
+ * it are shown in full. Steps are folded `shortTerm` at a time, once `2 * shortTerm` are
+ * shown, so between two folds the steps in full are only appended to (a prefix cache serves
+ * them) and the planner always sees at least the last `shortTerm` in full.
+ */
+export function lastFoldedStep(stepsDone: number, shortTerm: number): number {
+  if (shortTerm <= 0) return stepsDone;
+  return Math.max(0, shortTerm * Math.floor((stepsDone - shortTerm) / shortTerm));
+}

@@ -1,7 +1,6 @@
 import type { ActionDefinition } from './actions/types.js';
 import type { StepRecord } from './checkpoint.js';
-import { plannerLog } from './planner-memory.js';
-import { formatResearchLog } from './research-log.js';
+import { lastFoldedStep, plannerHistory } from './planner-memory.js';
 import { describeResponseFormat } from './response-format.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 
@@ -10,7 +9,10 @@ export interface PlannerPromptInput {
   problem: string;
   actions: readonly ActionDefinition[];
   researchLog: readonly string[];
+  /** The latest steps; those after the last folded step are shown in full. */
   recentSteps: readonly StepRecord[];
+  /** Steps kept in full at least (folded into the log this many at a time). */
+  shortTermSteps: number;
   /** Steps, expert help, time, tokens or cost left; the last run's duration. */
   budgets: readonly string[];
   /** Guard notes and budget notices. */
@@ -34,37 +36,41 @@ function describeStep(record: StepRecord): string {
   return `## Step ${record.step}\n${record.answer}\n\nObservation:\n${record.observation}`;
 }
 
-/** The research log part of the prompt: each step once, older ones condensed. */
-function plannerLogText(input: PlannerPromptInput): string {
-  const shown = plannerLog(
-    input.researchLog,
-    input.recentSteps.map((record) => record.step),
-  );
-  if (shown.length === 0 && input.recentSteps.length > 0) {
-    return '(nothing older: every step so far is shown in full below)';
-  }
-  return formatResearchLog(shown);
-}
-
 /**
- * The planner's request for one step. What stays the same for the whole run (the problem,
- * the actions, the response format) is the system prompt, byte-identical from step to step,
- * so a provider's prefix cache serves it; what changes (memory, budgets, notes, the step)
- * is the user message after it.
+ * The planner's request for one step. Each part comes after the parts that change less:
+ * - `system`: what stays the same for the whole run (the problem, the actions, the response
+ *   format), byte-identical from step to step;
+ * - `blocks`: runs of user messages that only grow from step to step: the research log of
+ *   the folded steps (a fixed heading, then one message per entry, see `plannerHistory`),
+ *   then the steps since the last fold in full (a fixed heading, then one message per
+ *   step). Each block of step N is a prefix of step N+1's, except when steps are folded
+ *   (every `shortTermSteps` steps), so a provider's prefix cache serves them;
+ * - `prompt`: what changes every step (budgets, notes, a comment, the step).
+ * Anthropic gets a cache mark at the end of the system prompt and of each block.
  */
-export function plannerPrompt(input: PlannerPromptInput): { system: string; prompt: string } {
+export function plannerPrompt(input: PlannerPromptInput): {
+  system: string;
+  blocks: string[][];
+  prompt: string;
+} {
   const notes = input.notes.filter((note) => note.trim() !== '');
   const system = loadPrompt('agent-planner-system', {
     problem: input.problem.trim(),
     tools: describeActions(input.actions),
     format: describeResponseFormat(input.questions === true).trim(),
   });
+  const folded = lastFoldedStep(input.step - 1, input.shortTermSteps);
+  const inFull = input.recentSteps.filter((record) => record.step > folded);
+  const history = [
+    loadPrompt('agent-planner-history', {}).trim(),
+    ...plannerHistory(
+      input.researchLog,
+      inFull.map((record) => record.step),
+    ),
+  ];
+  // nothing stands in for no steps yet: the block must stay a prefix of the next step's
+  const steps = [loadPrompt('agent-planner-recent', {}).trim(), ...inFull.map(describeStep)];
   const prompt = loadPrompt('agent-planner', {
-    researchLog: plannerLogText(input),
-    recentSteps:
-      input.recentSteps.length === 0
-        ? '(none yet)'
-        : input.recentSteps.map(describeStep).join('\n\n'),
     budgets: input.budgets.map((line) => `- ${line}`).join('\n'),
     notes:
       notes.length === 0 ? '' : `\n# Notes\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`,
@@ -74,5 +80,5 @@ export function plannerPrompt(input: PlannerPromptInput): { system: string; prom
         : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
     step: String(input.step),
   });
-  return { system, prompt };
+  return { system, blocks: [history, steps], prompt };
 }

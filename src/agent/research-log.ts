@@ -5,12 +5,6 @@ import { loadPrompt } from '../prompts/load-prompt.js';
 
 export const researchLogFile = 'research_log.md';
 
-/** The research log as the planner and the file show it. */
-export function formatResearchLog(entries: readonly string[]): string {
-  if (entries.length === 0) return '(empty: this is the first step)';
-  return entries.join('\n\n');
-}
-
 /** Rewrites `<runDir>/research_log.md` with every entry so far. */
 export async function saveResearchLog(runDir: string, entries: readonly string[]): Promise<void> {
   await writeFile(

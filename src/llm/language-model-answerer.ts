@@ -41,15 +41,19 @@ export class LanguageModelAnswerer implements Answerer {
 
 /**
  * The system prompt and messages for generateText. With a cache mark, the system prompt
- * becomes a marked system message and the last message is marked too, so the provider
- * caches the stable start of the prompt (system, then the conversation so far).
+ * becomes a marked system message, and so does each message that ends a stable prefix
+ * (`cacheMark`, e.g. the planner's append-only history); a request that names none gets the
+ * mark on its last message, so a continued conversation caches what it has said so far.
  */
 function promptWithCacheMarks(
   request: AnswerRequest,
   mark: SharedV3ProviderOptions | undefined,
 ): { system?: string; messages: ModelMessage[] } {
+  const named = request.messages.some((message) => message.cacheMark === true);
   const messages: ModelMessage[] = request.messages.map((message, index) => {
-    const marked = mark !== undefined && index === request.messages.length - 1;
+    const marked =
+      mark !== undefined &&
+      (named ? message.cacheMark === true : index === request.messages.length - 1);
     const model = toModelMessage(message);
     return marked ? { ...model, providerOptions: mark } : model;
   });

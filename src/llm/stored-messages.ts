@@ -13,12 +13,15 @@ export function storedFile(file: ChatFile): StoredFile {
 
 /**
  * Messages as recordings and events keep them. Text-only messages come back exactly as they
- * were (no `files` key), so recordings made before files existed still match.
+ * were (no `files` or `cacheMark` key), so recordings made before files existed still match.
  */
 export function storedMessages(messages: ChatMessage[]): StoredMessage[] {
-  return messages.map((message) =>
-    message.files === undefined || message.files.length === 0
-      ? { role: message.role, content: message.content }
-      : { role: message.role, content: message.content, files: message.files.map(storedFile) },
-  );
+  return messages.map((message) => ({
+    role: message.role,
+    content: message.content,
+    ...(message.files === undefined || message.files.length === 0
+      ? {}
+      : { files: message.files.map(storedFile) }),
+    ...(message.cacheMark === true ? { cacheMark: true as const } : {}),
+  }));
 }

@@ -15,6 +15,11 @@ export interface ChatMessage {
   content: string;
   /** Files sent after the text; only user messages carry them. Absent on text-only calls. */
   files?: ChatFile[];
+  /**
+   * The end of a stable prefix (e.g. the planner's append-only history): providers that cache
+   * only where told get a cache mark here instead of on the last message.
+   */
+  cacheMark?: true;
 }
 
 /**
@@ -34,6 +39,7 @@ export interface StoredMessage {
   role: 'user' | 'assistant';
   content: string;
   files?: StoredFile[];
+  cacheMark?: true;
 }
 
 export interface Usage {

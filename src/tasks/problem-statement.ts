@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPrompt } from '../prompts/load-prompt.js';
+import { taskFileNames } from './task-file-names.js';
 import type { Task } from './types.js';
 
 function section(title: string, content: string | undefined): string {
@@ -22,14 +23,25 @@ function paragraph(text: string): string {
   return text.trim().replace(/\s*\n\s*/g, ' ');
 }
 
+/** Each paragraph ends with a full stop (or its own punctuation), so joined they read as sentences. */
+function sentences(text: string): string {
+  return text
+    .split(/\n\s*\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => (/[.!?:;]$/.test(part) ? part : `${part}.`))
+    .join('\n');
+}
+
 /**
- * What the starter achieves, as one sentence: the task's own wording when it already says
+ * What the starter achieves, as sentences: the task's own wording when it already says
  * "The starter code …", else introduced as the starter's result.
  */
 function starterPerformance(task: Task): string {
   const stated = task.files.starterPerformance?.trim();
   if (stated === undefined || stated === '') return '';
-  return /^the starter( code)?\b/i.test(stated) ? stated : `The starter code achieves: ${stated}`;
+  const text = sentences(stated);
+  return /^the starter( code)?\b/i.test(text) ? text : `The starter code achieves: ${text}`;
 }
 
 /**
@@ -85,10 +97,79 @@ function otherModules(task: Task): string | undefined {
 }
 
 /**
- * The instructions the agent works from: the task's problem_statement.txt when it brings
- * one, otherwise generated from prompts/problem-statement.md and the task's files.
+ * How the answer is given, which decides the "What to deliver" list: the agent with its
+ * actions, an agent with only a few steps (explore's experiments), or one answer with no
+ * actions (the single-call strategy).
  */
-export function problemStatement(task: Task): string {
+export type Delivery =
+  { kind: 'agent' } | { kind: 'few-steps'; steps: number } | { kind: 'single-call' };
+
+/** Agent runs of at most this many steps get the few-steps list (copy, edit, run, check and answer need five). */
+export const fewStepsLimit = 5;
+
+/** The delivery for an agent run of `maxSteps` steps. */
+export const agentDelivery = (maxSteps: number): Delivery =>
+  maxSteps <= fewStepsLimit ? { kind: 'few-steps', steps: maxSteps } : { kind: 'agent' };
+
+function whatToDeliver(task: Task, delivery: Delivery): string {
+  const slots = {
+    entrypoint: task.entrypoint,
+    output: task.output,
+    command: commandLine(task, task.output),
+    measurement: measurement(task),
+  };
+  switch (delivery.kind) {
+    case 'agent':
+      return loadPrompt('problem-statement-deliver-agent', slots);
+    case 'few-steps':
+      return loadPrompt('problem-statement-deliver-few-steps', {
+        ...slots,
+        steps: String(delivery.steps),
+      });
+    case 'single-call':
+      return loadPrompt('problem-statement-deliver-single-call', slots);
+  }
+}
+
+/**
+ * The task files a generated problem statement already shows whole (the method, the
+ * dataset, the pseudocode, the background, the reference sub-parts, the starter, its
+ * performance and the short modules), so a prompt that also lists the task's files need not
+ * repeat them. None when the task brings its own problem statement.
+ */
+export function filesInStatement(task: Task): string[] {
+  if (task.files.problemStatement !== undefined || task.format !== 'codify') return [];
+  const { files } = task;
+  const shown = new Set([task.entrypoint, task.output, ...files.subparts.map((s) => s.name)]);
+  const root = task.inputDir ?? task.dir;
+  const shortModules = task.inputFiles.filter((file) => {
+    if (!file.endsWith('.py') || shown.has(file)) return false;
+    try {
+      return (
+        readFileSync(join(root, file), 'utf8').trimEnd().split('\n').length <= shortModuleLines
+      );
+    } catch {
+      return false;
+    }
+  });
+  return [
+    taskFileNames.methodology,
+    task.entrypoint,
+    ...(files.dataset === undefined ? [] : [taskFileNames.dataset]),
+    ...(files.pseudocode === undefined ? [] : [taskFileNames.pseudocode]),
+    ...(files.supplementary === undefined ? [] : [taskFileNames.supplementary]),
+    ...(files.starterPerformance === undefined ? [] : [taskFileNames.starterPerformance]),
+    ...files.subparts.map((subpart) => subpart.name),
+    ...shortModules,
+  ];
+}
+
+/**
+ * The instructions the agent works from: the task's problem_statement.txt when it brings
+ * one, otherwise generated from prompts/problem-statement.md and the task's files, with the
+ * "What to deliver" list that fits how the answer is given.
+ */
+export function problemStatement(task: Task, delivery: Delivery = { kind: 'agent' }): string {
   if (task.files.problemStatement !== undefined) return task.files.problemStatement;
   const subparts = task.files.subparts.map((subpart) =>
     section(
@@ -112,8 +193,6 @@ export function problemStatement(task: Task): string {
     sections,
     entrypoint: task.entrypoint,
     starter_code: numberedStarter(task.files.starterCode),
-    output: task.output,
-    command: commandLine(task, task.output),
-    measurement: measurement(task),
+    deliver: whatToDeliver(task, delivery).trimEnd(),
   });
 }

@@ -64,7 +64,11 @@ describe('Execute Script (real bubblewrap, real Python)', () => {
       '    socket.create_connection(("example.com", 80), timeout=2)',
       'except OSError as error:',
       '    print("network:", error)',
-      'raise SystemExit(3)',
+      'def fail():',
+      '    raise SystemExit(3)',
+      'import traceback',
+      'traceback.print_stack()',
+      'fail()',
       '',
     ].join('\n');
     await setup.context.workspace.write('crash.py', script, 'edit');
@@ -78,6 +82,9 @@ describe('Execute Script (real bubblewrap, real Python)', () => {
     expect(result.observation).toContain('exit code 3 (failure)');
     expect(result.observation).toContain('Metric accuracy: not found in the output');
     expect(result.observation).toMatch(/The sandbox blocked: .*network/i);
+    // the traceback names the script as the agent does, not by its path in the run folder
+    expect(result.observation).toContain('File "crash.py", line 9');
+    expect(result.observation).not.toContain(setup.context.workspace.root);
   });
 
   it('refuses missing scripts and paths outside the workspace without running anything', async () => {

@@ -9,6 +9,10 @@ import { echoLong, listFiles, understandFile, writeScript } from './fake-actions
 import { plannerAnswer, scriptedCaller, type PlannerScript } from './scripted-caller.js';
 import { betterCode, makeTask } from './task-fixture.js';
 
+/** Everything a planner request sends after the system prompt, its messages joined. */
+const promptText = (request: { messages: { content: string }[] } | undefined): string =>
+  (request?.messages ?? []).map((message) => message.content).join('\n\n');
+
 function realAction(name: string): ActionDefinition {
   const action = findAction(name);
   if (action === undefined) throw new Error(`no action ${name}`);
@@ -207,8 +211,9 @@ describe('the research agent loop', () => {
     expect(answers[0]?.error).toContain('missing the fields "Reflection:"');
     const planner = models.requests.filter((request) => request.role === 'planner');
     // A retry carries the refused answer and the reason; a new level starts afresh.
-    expect(planner[1]?.messages.at(-1)?.content).toContain('That answer could not be used');
-    expect(planner[3]?.messages).toHaveLength(1);
+    expect(promptText(planner[1])).toContain('That answer could not be used');
+    // (the research log's heading, the steps' heading, then the step's prompt)
+    expect(planner[3]?.messages).toHaveLength(3);
     expect(planner[0]?.temperature).toBe(0.8);
   });
 
@@ -246,7 +251,7 @@ describe('the research agent loop', () => {
       'Final Answer',
     ]);
     const third = models.requests.find((request) => request.label === 'step 3');
-    expect(third?.messages[0]?.content).toContain('Refused: List Files with this same input');
+    expect(promptText(third)).toContain('Refused: List Files with this same input');
   });
 
   it('caps consecutive actions from one pool, the cap decaying with steps', async () => {
@@ -293,7 +298,7 @@ describe('the research agent loop', () => {
       expect.objectContaining({ budget: 'steps' }),
     ]);
     const third = models.requests.filter((request) => request.label === 'step 3');
-    expect(third[0]?.messages[0]?.content).toContain('The budget of this run is reached');
+    expect(promptText(third[0])).toContain('The budget of this run is reached');
     // Only Final Answer is accepted on the forced step.
     const answers = ofType(events, 'planner-answer').filter((answer) => answer.step === 3);
     expect(answers[0]?.valid).toBe(false);
@@ -321,7 +326,7 @@ describe('the research agent loop', () => {
     const end = ofType(events, 'action-end')[0];
     expect(end?.observation.length).toBeGreaterThan(5000);
     const second = models.requests.find((request) => request.label === 'step 2');
-    const prompt = second?.messages[0]?.content ?? '';
+    const prompt = promptText(second);
     expect(prompt).toContain('Summary (summarize observation 1).');
     expect(prompt).not.toContain('x'.repeat(2000));
     expect(
@@ -331,18 +336,25 @@ describe('the research agent loop', () => {
     ).toBe(true);
   });
 
-  it('keeps three steps in full and the rest in the research log', async () => {
+  it('keeps at least three steps in full and folds older ones into the research log', async () => {
     const { models } = await implement((_request, step) =>
-      step <= 5
+      step <= 7
         ? plannerAnswer('Echo Long', { size: step }, `thought of step ${step}`)
         : finalAnswer,
     );
-    const sixth =
-      models.requests.find((request) => request.label === 'step 6')?.messages[0]?.content ?? '';
-    expect(sixth).toContain('Summary (summarize step 1).');
-    expect(sixth).not.toContain('thought of step 2');
-    expect(sixth).toContain('thought of step 3');
-    expect(sixth).toContain('thought of step 5');
+    const text = (step: number) =>
+      promptText(models.requests.find((request) => request.label === `step ${step}`));
+    // step 6: five steps in full, none folded yet
+    expect(text(6)).toContain('thought of step 1');
+    expect(text(6)).not.toContain('Summary (summarize step 1).');
+    // step 8: steps 1-3 folded into the log (their summaries), 4-7 in full
+    const eighth = text(8);
+    expect(eighth).toContain('Summary (summarize step 1).');
+    expect(eighth).toContain('Summary (summarize step 3).');
+    expect(eighth).not.toContain('thought of step 3');
+    expect(eighth).not.toContain('Summary (summarize step 4).');
+    expect(eighth).toContain('thought of step 4');
+    expect(eighth).toContain('thought of step 7');
   });
 
   it('passes an interactive comment to the next prompt and the log, and stops when asked', async () => {
@@ -359,10 +371,10 @@ describe('the research agent loop', () => {
       },
     );
     const second =
-      models.requests.find((request) => request.label === 'step 2')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 2')?.messages.at(-1)?.content ?? '';
     expect(second).toContain('Use a smaller learning rate.');
     const third =
-      models.requests.find((request) => request.label === 'step 3')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 3')?.messages.at(-1)?.content ?? '';
     expect(third).not.toContain('# Comment from the human');
     expect(result.outcome).toBe('stopped');
     expect(result.steps).toBe(3);

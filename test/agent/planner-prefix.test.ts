@@ -6,6 +6,10 @@ import { echoLong, listFiles } from './fake-actions.js';
 import { plannerAnswer, scriptedCaller } from './scripted-caller.js';
 import { makeTask } from './task-fixture.js';
 
+/** Everything a planner request sends after the system prompt, its messages joined. */
+const promptText = (request: { messages: { content: string }[] } | undefined): string =>
+  (request?.messages ?? []).map((message) => message.content).join('\n\n');
+
 const finalAction = findAction('Final Answer');
 if (finalAction === undefined) throw new Error('no Final Answer action');
 const actions = [listFiles, echoLong, finalAction] as ActionDefinition[];
@@ -36,8 +40,8 @@ describe('the planner prompt for provider caches', () => {
     expect(system).toContain('## List Files');
     expect(system).toContain('Always answer in exactly this format');
     expect(planner.every((request) => request.system === system)).toBe(true);
-    // what changes lies after the prefix, in the user message
-    const third = planner[2]?.messages[0]?.content ?? '';
+    // what changes lies after the prefix, in the last user message
+    const third = promptText(planner[2]);
     expect(third).not.toContain('# Research problem');
     expect(third).toContain('## Step 2');
     expect(third).toContain('- Steps: this is step 3 of at most 9 (6 left after it).');
@@ -47,5 +51,83 @@ describe('the planner prompt for provider caches', () => {
       'summarize step 1',
       'summarize step 2',
     ]);
+  });
+
+  it('sends the log and the steps in full as blocks that only grow between folds, each marked for the cache', async () => {
+    const { taskDir, runsRoot } = makeTask({ performance: true });
+    const models = scriptedCaller({
+      planner: (_request, step) =>
+        step < 8
+          ? plannerAnswer('List Files', { dir_path: '.' })
+          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
+    });
+    await runImplement({
+      taskDir,
+      runsRoot,
+      models,
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+      actions,
+      agent: { maxSteps: 9 },
+    });
+    const planner = models.requests.filter((request) => request.role === 'planner');
+    expect(planner).toHaveLength(8);
+    // the growing part: every message but the step's own prompt, the last of each block marked
+    const growing = planner.map((request) => request.messages.slice(0, -1));
+    for (const [index, messages] of growing.entries()) {
+      expect(planner[index]?.messages.at(-1)?.cacheMark).toBeUndefined();
+      expect(messages[0]?.content).toMatch(/^# Research log/);
+      const marks = messages.flatMap((message, position) =>
+        message.cacheMark === true ? [position] : [],
+      );
+      expect(marks).toHaveLength(2);
+      expect(marks.at(-1)).toBe(messages.length - 1);
+      expect(messages[(marks[0] ?? 0) + 1]?.content).toMatch(/^# Previous steps in full/);
+      const next = growing[index + 1];
+      if (next === undefined) continue;
+      const text = messages.map((message) => message.content).join('\u0000');
+      const nextText = next.map((message) => message.content).join('\u0000');
+      // between folds (after steps 3 and 6 are done... every three once six are in full)
+      // the whole growing part of step N is a prefix of step N+1's; the log always is
+      const log = (list: typeof messages) =>
+        list
+          .slice(0, (list.findIndex((message) => message.cacheMark === true) ?? 0) + 1)
+          .map((message) => message.content)
+          .join('\u0000');
+      expect(log(next).startsWith(log(messages)), `log at step ${index + 2}`).toBe(true);
+      if (index + 1 !== 6) expect(nextText.startsWith(text)).toBe(true);
+    }
+    // step 7 is the first after a fold: steps 1-3 in the log, 4-6 in full, each once
+    const seventh = planner[6]?.messages ?? [];
+    const steps = seventh.map((message) => /^## Step (\d+)/.exec(message.content)?.[1]);
+    expect(steps.filter((step) => step !== undefined)).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(seventh[3]?.cacheMark).toBe(true);
+    expect(seventh[4]?.content).toMatch(/^# Previous steps in full/);
+  });
+
+  it('gives a run of a few steps the few-steps "What to deliver" and says the last step is the final answer', async () => {
+    const { taskDir, runsRoot } = makeTask({ performance: true });
+    const models = scriptedCaller({
+      planner: (_request, step) =>
+        step < 4
+          ? plannerAnswer('List Files', { dir_path: '.' })
+          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
+    });
+    await runImplement({
+      taskDir,
+      runsRoot,
+      models,
+      sandbox: 'none',
+      python: '/usr/bin/python3',
+      actions,
+      agent: { maxSteps: 4 },
+    });
+    const planner = models.requests.filter((request) => request.role === 'planner');
+    expect(planner).toHaveLength(4);
+    expect(planner[0]?.system).toContain('## What to deliver in 4 steps');
+    expect(planner[0]?.system).not.toContain('(Copy File)');
+    expect(promptText(planner[3])).toContain(
+      'this is step 4 of at most 4, the last: your action must be Final Answer',
+    );
   });
 });

@@ -76,6 +76,7 @@ describe("the planner's Questions field and the feedback channel", () => {
       actions,
       researchLog: [],
       recentSteps: [],
+      shortTermSteps: 3,
       budgets: [],
       notes: [],
       comment: null,
@@ -105,7 +106,7 @@ describe("the planner's Questions field and the feedback channel", () => {
     expect(asked[0]).toMatchObject({ id: 'step-1', kind: 'answer', title: 'step 1: List Files' });
     expect(models.requests[0]?.system).toContain('Questions: one question per line');
     const second =
-      models.requests.find((request) => request.label === 'step 2')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 2')?.messages.at(-1)?.content ?? '';
     expect(second).toContain(
       'Answers to your questions:\n- Which learning rate should the sweep centre on? → around 0.01\n- May I use 10 of the 30 minutes on a baseline? → yes',
     );
@@ -145,7 +146,7 @@ describe("the planner's Questions field and the feedback channel", () => {
     ]);
     expect(events.some((event) => event.type === 'feedback-given')).toBe(false);
     const second =
-      models.requests.find((request) => request.label === 'step 2')?.messages[0]?.content ?? '';
+      models.requests.find((request) => request.label === 'step 2')?.messages.at(-1)?.content ?? '';
     expect(second).not.toContain('Answers to your questions');
     expect(existsSync(join(result.runDir, 'feedback'))).toBe(false);
   });

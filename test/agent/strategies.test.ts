@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allActions } from '../../src/agent/actions/index.js';
 import { runImplement } from '../../src/agent/implement.js';
-import { skeletonSubparts } from '../../src/agent/strategies/prescribed-plan.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { skeletonSubparts, subpartSource } from '../../src/agent/strategies/prescribed-plan.js';
 import type { CodifyEvent } from '../../src/runs/events.js';
 import { scriptedCaller } from './scripted-caller.js';
 import { betterCode, makeTask, starterCode } from './task-fixture.js';
@@ -60,17 +62,53 @@ describe('baseline strategies', () => {
     expect(result).toMatchObject({ strategy: 'prescribed-plan', outcome: 'completed', ran: true });
     expect(result.metric?.value).toBe(0.9);
     expect(result.execution).toMatchObject({ runs: 1, exitCode: 0 });
+    // the sub-part edit sees its own sub-part, as the skeleton wrote it, not the whole method
+    const edit = models.requests.filter((request) => request.label === 'edit-script');
+    const methodology = readFileSync(join(taskDir, 'methodology_description.txt'), 'utf8').trim();
+    const skeletonEdit = edit[0]?.messages[0]?.content ?? '';
+    expect(skeletonEdit.split(methodology).length).toBe(2);
+    const subpartEdit = edit[1]?.messages[0]?.content ?? '';
+    expect(subpartEdit).not.toContain(methodology);
+    expect(subpartEdit).toContain('The part of the method this edit implements');
+    expect(subpartEdit).toContain(
+      '# SUBPART 1: add subpart_one\ndef subpart_one():\n    return 0.0',
+    );
+    // each file is read for what its kind holds
+    const reads = models.requests.filter(
+      (request) => request.label?.startsWith('understand-file') === true,
+    );
+    const asked = reads.map((request) =>
+      [request.system ?? '', ...request.messages.map((message) => message.content)].join('\n'),
+    );
+    expect(asked.find((text) => text.includes('task.json'))).toContain(
+      'The settings task.json declares',
+    );
+    expect(asked.find((text) => text.includes('starter_code.py'))).toContain(
+      'how it loads and splits the data',
+    );
+  });
+
+  it('takes a sub-part as the skeleton wrote it, up to the next top-level statement', () => {
+    const script =
+      'import x\n\n# SUBPART 1: first\ndef one(a):\n    """Do A."""\n\n    return a\n\nVALUE = 1\n# SUBPART 2: second\ndef two():\n    return 2\n';
+    expect(subpartSource(script, 1)).toBe(
+      '# SUBPART 1: first\ndef one(a):\n    """Do A."""\n\n    return a',
+    );
+    expect(subpartSource(script, 2)).toBe('# SUBPART 2: second\ndef two():\n    return 2');
+    expect(subpartSource(script, 3)).toBeUndefined();
   });
 
   it("single-call writes the answer's code block as the script, then runs and measures it", async () => {
     const { taskDir, runsRoot } = makeTask();
+    let sent = '';
     const answered = scriptedCaller({
       planner: () => {
         throw new Error('single-call asks no planner steps');
       },
       other: (request) => {
         expect(request.label).toBe('single call');
-        expect(request.messages[0]?.content).toContain('## starter_code.py');
+        const prompt = request.messages[0]?.content ?? '';
+        sent = prompt;
         return `Here is the script.\n\`\`\`python\n${betterCode}\`\`\`\nIt adds subpart_one.`;
       },
     });
@@ -91,6 +129,16 @@ describe('baseline strategies', () => {
     expect(result.metric).toMatchObject({ value: 0.9, starter: 0.5, improved: true });
     expect(result.linesEdited).toEqual({ added: 4, removed: 1 });
     expect(answered.requests).toHaveLength(1);
+    // each input file once: the statement shows the method and the starter, not a file list again
+    expect(sent).toContain('## The starter code: `starter_code.py`');
+    expect(sent).not.toContain('## starter_code.py');
+    expect(sent).not.toContain('## methodology_description.txt');
+    expect(sent.split('def train').length).toBe(2);
+    // and asks for what single-call can give: one answer, no actions
+    expect(sent).toContain('You have this one answer and no actions');
+    for (const action of ['Copy File', 'Edit Script', 'Execute Script', 'final answer']) {
+      expect(sent).not.toContain(action);
+    }
   });
 
   it('finds the sub-parts a skeleton marks', () => {

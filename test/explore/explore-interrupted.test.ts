@@ -196,23 +196,23 @@ describe('codify explore interrupted in its experiments', () => {
       '--root',
       runsRoot,
     ]);
-    // Call 23 of the recording is the second experiment's step-2 plan: its step 1 is done.
+    // Call 21 of the recording is the second experiment's step-2 plan: its step 1 is done.
     const before = await answerFromRecording(
       join(work, 'x-killed-1'),
       first,
-      (index) => index === 22,
+      (index) => index === 20,
     );
     if (before.interruptedAt === undefined) throw new Error((await first.exited).output);
-    expect(before.interruptedAt).toBe(22);
+    expect(before.interruptedAt).toBe(20);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(before.answered).toEqual([...Array(22).keys()]);
+    expect(before.answered).toEqual([...Array(20).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
     // Where a replayed resume would continue: after the exploration's 10 calls (analysis,
-    // ideas, three reviews and a meta-review per idea), the first experiment's 8, its verdict
+    // ideas, three reviews and a meta-review per idea), the first experiment's 6, its verdict
     // and the 3 of the second experiment's step 1.
-    expect(callsBeforeResume(killed.exploration)).toBe(22);
+    expect(callsBeforeResume(killed.exploration)).toBe(20);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -222,7 +222,7 @@ describe('codify explore interrupted in its experiments', () => {
     const { status, output } = await second.exited;
     expect(status, output).toBe(0);
     // Only the calls after the second experiment's step 1 were asked again.
-    expect(after.answered).toEqual([22, 23, 24, 25, 26, 27, 28]);
+    expect(after.answered).toEqual([20, 21, 22, 23]);
     expect(lastProcessStages(killed.exploration)).toEqual([
       ['ingest', true],
       ['analysis', true],

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { createModelCaller } from '../../src/llm/create-model-caller.js';
+import type { ChatMessage } from '../../src/llm/types.js';
 import { startFakeServer, type FakeServer } from './fake-provider-server.js';
 import { wireFormats, type WireFormat } from './provider-wire-formats.js';
 
@@ -15,6 +16,13 @@ const formatOf = (provider: string): WireFormat => {
   return format;
 };
 
+// A continued conversation, as the paper pipeline's planning sends it.
+const conversation: ChatMessage[] = [
+  { role: 'user', content: 'Write the overall plan.' },
+  { role: 'assistant', content: '## Method\n…' },
+  { role: 'user', content: 'Now the architecture.' },
+];
+
 interface Block {
   type?: string;
   text?: string;
@@ -25,7 +33,7 @@ interface AnthropicBody {
   messages?: { role: string; content: Block[] | string }[];
 }
 
-async function send(format: WireFormat) {
+async function send(format: WireFormat, messages: ChatMessage[] = conversation) {
   const server = await startFakeServer([{ kind: 'answer', body: format.answer('ok') }]);
   servers.push(server);
   const config = defaultConfig();
@@ -37,11 +45,7 @@ async function send(format: WireFormat) {
   const answer = await caller.call({
     role: 'planner',
     system: 'You turn papers into repositories.\n<paper>the whole paper</paper>',
-    messages: [
-      { role: 'user', content: 'Write the overall plan.' },
-      { role: 'assistant', content: '## Method\n…' },
-      { role: 'user', content: 'Now the architecture.' },
-    ],
+    messages,
   });
   return { answer, body: server.received[0]?.body };
 }
@@ -71,6 +75,28 @@ describe('prompt caching', () => {
     expect(JSON.stringify(sent).match(/cache_control/g)).toHaveLength(2);
     expect(blocks(0)[0]?.cache_control).toBeUndefined();
     expect(answer.usage.cachedInputTokens).toBe(20);
+  });
+
+  it('marks the system prompt and the end of a named stable prefix (the planner history), not the last message', async () => {
+    const { body } = await send(formatOf('anthropic'), [
+      { role: 'user', content: '# Research log' },
+      { role: 'user', content: '## Step 1: List Files\nfound a.py', cacheMark: true },
+      { role: 'user', content: '# Previous steps in full\n…\n# Your answer for step 5' },
+    ]);
+    const sent = body as AnthropicBody;
+    expect(sent.system?.[0]?.cache_control).toEqual({ type: 'ephemeral' });
+    // consecutive user messages reach Anthropic as one message of three text blocks
+    const messages = sent.messages ?? [];
+    expect(messages).toHaveLength(1);
+    const content = messages[0]?.content;
+    const blocks = Array.isArray(content) ? content : [];
+    expect(blocks.map((block) => block.cache_control)).toEqual([
+      undefined,
+      { type: 'ephemeral' },
+      undefined,
+    ]);
+    expect(blocks[1]?.text).toBe('## Step 1: List Files\nfound a.py');
+    expect(JSON.stringify(sent).match(/cache_control/g)).toHaveLength(2);
   });
 
   it('sends no cache marks to providers that cache on their own', async () => {

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTask } from '../../src/tasks/load-task.js';
-import { problemStatement } from '../../src/tasks/problem-statement.js';
+import {
+  agentDelivery,
+  filesInStatement,
+  problemStatement,
+} from '../../src/tasks/problem-statement.js';
 import { fixtureTask } from './fixture-paths.js';
 
 describe('problemStatement', () => {
@@ -62,6 +66,40 @@ describe('problemStatement', () => {
     expect(worded).toContain('The starter code reaches loss 0.42 after 3 epochs.');
     expect(worded).not.toContain('achieves: The starter');
     expect(statement).toContain('`python methodology_implementation.py --epochs 3`');
+  });
+
+  it('ends the stated figure with a full stop before codify says how it measured it', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    task.files.starterPerformance =
+      'accuracy: 0.9563\n\nMeasured by codify: `python starter_code.py` exited with code 0 after 4.7 s.\n';
+    expect(problemStatement(task)).toContain(
+      'The starter code achieves: accuracy: 0.9563. Measured by codify: `python starter_code.py`',
+    );
+  });
+
+  it('fits "What to deliver" to a few steps and to a single answer', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    const agent = problemStatement(task, agentDelivery(50));
+    expect(agent).toBe(problemStatement(task));
+    expect(agent).toContain('(Copy File)');
+    const few = problemStatement(task, agentDelivery(4));
+    expect(few).toContain('## What to deliver in 4 steps');
+    expect(few).toContain('save_name `methodology_implementation.py`: no Copy File needed');
+    expect(few).toContain('Print the results as the method');
+    expect(few).not.toContain('the way results are printed');
+    expect(few).toContain('"accuracy" (higher is better)');
+    const single = problemStatement(task, { kind: 'single-call' });
+    expect(single).toContain('You have this one answer and no actions');
+    expect(single).not.toMatch(/Copy File|Execute Script|final answer/);
+    expect(single).toContain('"accuracy" (higher is better)');
+  });
+
+  it('names the files it shows whole, so the single-call prompt does not repeat them', async () => {
+    const task = await loadTask(fixtureTask('good-task'));
+    const shown = filesInStatement(task);
+    expect(shown).toEqual(expect.arrayContaining(['methodology_description.txt', task.entrypoint]));
+    for (const subpart of task.files.subparts) expect(shown).toContain(subpart.name);
+    expect(shown).not.toContain('task.json');
   });
 
   it('says so when the task has no metric', async () => {

@@ -131,7 +131,7 @@ describe('codify ui in Chromium', () => {
     const rows = page.locator('.runs-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toContain(
-      'test_accuracy 0.9742 (starter 0.9563)',
+      'test_accuracy 0.9721 (starter 0.9563)',
     );
     await shoot(page, 'runs-list');
     await page.selectOption('select[aria-label="mode"]', 'paper');
@@ -159,10 +159,10 @@ describe('codify ui in Chromium', () => {
       ]);
     expect(await page.locator('.run-facts .status').textContent()).toBe('completed');
     expect(await page.locator('.field-reflection').first().textContent()).toContain(
-      'This is step 1',
+      'This is the first step',
     );
     expect(await page.locator('.metric-result').textContent()).toContain(
-      "0.9742 vs the starter's 0.9563",
+      "0.9721 vs the starter's 0.9563",
     );
     await shoot(page, 'implement-timeline');
 
@@ -177,14 +177,14 @@ describe('codify ui in Chromium', () => {
 
     await page.click('a[role="tab"]:has-text("Executions")');
     const trace = page.locator('section.trace[data-script="methodology_implementation.py"]');
-    await expect.poll(() => trace.locator('.code-line.never-ran').count()).toBe(3);
-    // the recorded session's final script: every executable line ran but three
+    await expect.poll(() => trace.locator('.code-line.never-ran').count()).toBe(4);
+    // the recorded session's final script: every executable line ran but four
     const [, ran, total] = /(\d+) of (\d+) executable lines ran/.exec(
       (await trace.locator('h3').textContent()) ?? '',
     ) ?? ['', '0', '0'];
-    expect(Number(total) - Number(ran)).toBe(3);
+    expect(Number(total) - Number(ran)).toBe(4);
     expect(await page.locator('.file-view').first().textContent()).toContain(
-      'test_accuracy: 0.9742',
+      'test_accuracy: 0.9721',
     );
     await trace.locator('.code-line.never-ran').first().scrollIntoViewIfNeeded();
     await shoot(page, 'implement-trace');
@@ -193,9 +193,13 @@ describe('codify ui in Chromium', () => {
     await expect.poll(() => page.locator('tr.model-call').count()).toBe(11);
     await page.click('tr.model-call[data-call-id="1"]');
     const detail = page.locator('.model-call-detail');
-    // the planner's stable text is its system prompt; what changes is the user message
+    // the planner's stable text is its system prompt; then its research log and its steps in
+    // full (at step 1, their headings), and what changes, the budgets, in the last message
     expect(await detail.locator('.message-system').textContent()).toContain('research assistant');
-    expect(await detail.locator('.message-user').textContent()).toContain('# Budgets');
+    const users = detail.locator('.message-user');
+    expect(await users.count()).toBe(3);
+    expect(await users.first().textContent()).toContain('# Research log');
+    expect(await users.last().textContent()).toContain('# Budgets');
     expect(await detail.locator('.message-answer').textContent()).toContain('Action:');
     await shoot(page, 'implement-model-calls');
     await page.close();

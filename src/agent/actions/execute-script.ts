@@ -104,6 +104,9 @@ export const executeScript = defineAction({
       ...(metric.value !== undefined ? { metric: metric.value } : {}),
       blocked: result.blocked,
     });
+    // A traceback names files by their absolute path in the run folder: shown relative to the
+    // workspace, as the agent names them (and the same wherever the run folder lies).
+    const output = result.output.trimEnd().split(`${workspace.root}/`).join('');
     const command = ['python', resolved.relative, ...args].join(' ');
     const seconds = (result.durationMs / 1000).toFixed(1);
     const sections = [
@@ -112,7 +115,7 @@ export const executeScript = defineAction({
       metric.line,
       traceLine,
       // The full output lies in the run folder, which the agent cannot open: not named here.
-      `Output (${result.outputBytes} bytes${result.truncated ? ', middle left out' : ''}):\n${result.output.trimEnd() === '' ? '(no output)' : result.output.trimEnd()}`,
+      `Output (${result.outputBytes} bytes${result.truncated ? ', middle left out' : ''}):\n${output === '' ? '(no output)' : output}`,
     ].filter((section) => section !== '');
     const observation = sections.join('\n');
     const ok = result.exitCode === 0 && !result.timedOut;

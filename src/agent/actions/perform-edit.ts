@@ -52,7 +52,9 @@ async function askForEdit(
     messages: userMessage(
       [
         // The method the edit serves: an instruction alone leaves the worker guessing.
-        material('The method being implemented (for reference)', context.task.files.methodology),
+        context.methodology === undefined
+          ? material('The method being implemented (for reference)', context.task.files.methodology)
+          : material('The part of the method this edit implements', context.methodology),
         ...request.contextBlocks,
         fileBlock,
         material('Edit instruction', request.instruction),

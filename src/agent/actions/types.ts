@@ -34,6 +34,11 @@ export interface ActionContext {
   expertHelp: { remaining: number };
   /** Current step number, for events. */
   step: number;
+  /**
+   * The part of the method an edit serves (a prescribed plan's sub-part), shown to the
+   * editor instead of the whole methodology.
+   */
+  methodology?: string;
   signal?: AbortSignal;
 }
 

@@ -42,6 +42,7 @@ export async function askThePlanner(
     usage: session.usage,
     ...(offersExpertHelp ? { expertHelpLeft: expertHelp.remaining } : {}),
     lastExecution: session.seen.last,
+    ...(finalAction === undefined ? {} : { finalAction: finalAction.name }),
   });
   const notes = [
     guardNote(state.guard, step, options),
@@ -56,6 +57,7 @@ export async function askThePlanner(
       actions: context.actions,
       researchLog: state.researchLog,
       recentSteps: state.recentSteps,
+      shortTermSteps: options.shortTermSteps,
       budgets,
       notes,
       comment: state.pendingComment,

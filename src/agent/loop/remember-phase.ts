@@ -29,7 +29,10 @@ export async function remember(
       ? unsummarizedEntry(toSummarize)
       : await summarizeStep(session.models, toSummarize, options.observationCharLimit),
   );
-  state.recentSteps = [...state.recentSteps, record].slice(-Math.max(0, options.shortTermSteps));
+  // up to twice the short-term steps are shown in full before they are folded (see lastFoldedStep)
+  state.recentSteps = [...state.recentSteps, record].slice(
+    -Math.max(0, 2 * options.shortTermSteps),
+  );
   state.step = record.step;
   session.usage.steps = record.step;
   session.tick();

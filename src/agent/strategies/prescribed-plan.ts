@@ -17,7 +17,33 @@ export function skeletonSubparts(script: string): { index: number; title: string
   }));
 }
 
-type Perform = (name: string, input: Record<string, unknown>) => Promise<ActionResult>;
+type Perform = (
+  name: string,
+  input: Record<string, unknown>,
+  /** The part of the method the action serves, when not the whole methodology. */
+  methodology?: string,
+) => Promise<ActionResult>;
+
+/**
+ * A sub-part as the skeleton wrote it: its `# SUBPART` comment and the function after it
+ * (signature, docstring, body), up to the next top-level statement or sub-part.
+ */
+export function subpartSource(script: string, index: number): string | undefined {
+  const marker = new RegExp(subpartMarker.source, 'i');
+  const lines = script.split('\n');
+  const start = lines.findIndex((line) => Number(marker.exec(line)?.[1]) === index);
+  if (start === -1) return undefined;
+  const taken = [lines[start] ?? ''];
+  let inFunction = false;
+  for (const line of lines.slice(start + 1)) {
+    if (marker.test(line)) break;
+    const topLevel = line.trim() !== '' && !/^\s/.test(line);
+    if (topLevel && inFunction) break;
+    if (/^(?:async\s+)?def\s|^class\s/.test(line)) inFunction = true;
+    taken.push(line);
+  }
+  return taken.join('\n').trimEnd();
+}
 
 /** One action of the plan run as a step: its events, its result, a note for the research log. */
 function prescribedSteps(
@@ -33,6 +59,7 @@ function prescribedSteps(
     name: string,
     input: Record<string, unknown>,
     current: number,
+    methodology: string | undefined,
   ): Promise<ActionResult> => {
     const action = context.actions.find((candidate) => candidate.name === name);
     const checked = action?.inputSchema.safeParse(input);
@@ -55,6 +82,7 @@ function prescribedSteps(
         researchLog: () => notes.join('\n\n'),
         expertHelp,
         step: current,
+        ...(methodology === undefined ? {} : { methodology }),
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
     } catch (error) {
@@ -73,11 +101,11 @@ function prescribedSteps(
     });
     return result;
   };
-  return async (name, input) => {
+  return async (name, input, methodology) => {
     step += 1;
     usage.steps = step;
     run.emit({ type: 'step-start', step });
-    const result = await attempt(name, input, step);
+    const result = await attempt(name, input, step, methodology);
     notes.push(`## Step ${step}: ${name}\n${result.observation.slice(0, 1500)}`);
     run.emit({ type: 'step-end', step, action: name });
     return result;
@@ -88,7 +116,13 @@ function refusal(text: string): ActionResult {
   return { ok: false, observation: text, display: text };
 }
 
-/** Understand File of each text input, asking the same things of each. */
+/** What to look for in a file, by its kind: code, settings (JSON) or a description. */
+function thingsToLookFor(file: string): string {
+  const kind = /\.py$/i.test(file) ? 'code' : /\.json$/i.test(file) ? 'settings' : 'text';
+  return loadPrompt(`strategy-prescribed-understand-${kind}`, { file }).trim();
+}
+
+/** Understand File of each text input, asking of each what fits its kind. */
 async function understandInputs(
   task: StrategyContext['task'],
   perform: Perform,
@@ -98,7 +132,7 @@ async function understandInputs(
   for (const file of inputs) {
     const read = await perform('Understand File', {
       file_name: file,
-      things_to_look_for: loadPrompt('strategy-prescribed-understand', { file }).trim(),
+      things_to_look_for: thingsToLookFor(file),
     });
     if (read.ok) understanding.push(`${file}: ${read.observation}`);
   }
@@ -117,15 +151,20 @@ async function editSubparts(context: StrategyContext, perform: Perform): Promise
   const subparts = skeletonSubparts(skeleton);
   const parts = subparts.length > 0 ? subparts : [{ index: 1, title: 'the whole methodology' }];
   for (const part of parts) {
-    await perform('Edit Script', {
-      script_name: task.output,
-      edit_instruction: loadPrompt('strategy-prescribed-subpart', {
-        index: String(part.index),
-        title: part.title,
-        methodology: task.files.methodology.trim(),
-      }).trim(),
-      save_name: task.output,
-    });
+    // the sub-part's own text as the skeleton wrote it (not the whole methodology again)
+    const own = subparts.length > 0 ? subpartSource(skeleton, part.index) : undefined;
+    await perform(
+      'Edit Script',
+      {
+        script_name: task.output,
+        edit_instruction: loadPrompt('strategy-prescribed-subpart', {
+          index: String(part.index),
+          title: part.title,
+        }).trim(),
+        save_name: task.output,
+      },
+      own,
+    );
   }
 }
 
@@ -152,7 +191,6 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
   await perform('Edit Script', {
     script_name: task.entrypoint,
     edit_instruction: loadPrompt('strategy-prescribed-skeleton', {
-      methodology: task.files.methodology.trim(),
       understanding: understanding.join('\n\n').slice(0, 12_000),
     }).trim(),
     save_name: task.output,

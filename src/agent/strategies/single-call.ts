@@ -3,10 +3,28 @@ import { AgentModels } from '../agent-models.js';
 import { emptyBudgetUsage } from '../budgets.js';
 import { extractCodeBlock } from '../code-block.js';
 import { taskMaterial } from '../task-material.js';
+import { filesInStatement, problemStatement } from '../../tasks/problem-statement.js';
 import type { StrategyContext, StrategyOutcome } from './strategy.js';
 
 /**
- * The single-call baseline: one model call given every input file; the code block it
+ * The one prompt: the problem statement with the single-call "What to deliver", then the
+ * task's files it does not already show (each input file once).
+ */
+async function singleCallPrompt(context: StrategyContext): Promise<string> {
+  const { task } = context;
+  const shown = new Set(filesInStatement(task));
+  const others = task.inputFiles.filter((file) => !shown.has(file));
+  return loadPrompt('strategy-single-call', {
+    problem: problemStatement(task, { kind: 'single-call' }).trim(),
+    files:
+      others.length === 0
+        ? ''
+        : `\n# The task's other files\n\n${await taskMaterial(context.workspace, others)}\n`,
+  });
+}
+
+/**
+ * The single-call baseline: one model call given every input file once; the code block it
  * answers with becomes the output script (executed and measured by the final result).
  */
 export async function runSingleCall(context: StrategyContext): Promise<StrategyOutcome> {
@@ -32,12 +50,7 @@ export async function runSingleCall(context: StrategyContext): Promise<StrategyO
       messages: [
         {
           role: 'user',
-          content: loadPrompt('strategy-single-call', {
-            problem: context.problem.trim(),
-            files: await taskMaterial(context.workspace, task.inputFiles),
-            output: task.output,
-            entrypoint: task.entrypoint,
-          }),
+          content: await singleCallPrompt(context),
         },
       ],
     });

@@ -87,12 +87,13 @@ export function renderExperimentReport(
     "better for the metric's goal): where the plan's seeds ran, the final script and the",
     'unchanged baseline ran on the same seeds and the effect is the mean per-seed difference',
     "less its margin, t(97.5 %, n − 1)·sd/√n of the differences; else the single run's",
-    "improvement. The judge's score (ideas.json) is beside it. Each result and baseline is",
-    '`metric.value` and `metric.starter` of the run linked in its row; each seed value is read',
+    "improvement. The judge's score (ideas.json) is beside it. The final run and its starter",
+    "are the implement run's own last run (`metric.value` and `metric.starter` of the run",
+    'linked in its row), which the ranking uses only where no seeds ran; each seed value is read',
     "from that run's `outputs/seed-N-*.txt` (its `CODIFY_RESULT` line, else its last metric",
     "line), each baseline seed's from `experiments/baseline/seeds/seed-N/`.",
     '',
-    '| rank | idea | metric | goal | result | baseline | improvement | judge | run | seeds mean ± sd | margin | effect |',
+    '| rank | idea | metric | goal | final run | starter | final run − starter | judge | run | seeds mean ± sd | margin | paired effect − margin |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...records.map(
       (record, index) =>

@@ -200,6 +200,9 @@ describe('codify ui in Chromium', () => {
     expect(await users.count()).toBe(3);
     expect(await users.first().textContent()).toContain('# Research log');
     expect(await users.last().textContent()).toContain('# Budgets');
+    // The two growing blocks end in a cache mark each; what changes, the budgets, does not.
+    expect(await detail.locator('.message-user .cache-mark').count()).toBe(2);
+    expect(await users.last().locator('.cache-mark').count()).toBe(0);
     expect(await detail.locator('.message-answer').textContent()).toContain('Action:');
     await shoot(page, 'implement-model-calls');
     await page.close();

@@ -125,16 +125,44 @@ function Prompt({ runId, event }: { runId: string; event: EventOf<'llm-end'> }) 
     <>
       {prompt.system !== undefined ? <Message role="system" content={prompt.system} /> : null}
       {prompt.messages.map((message, index) => (
-        <Message key={index} role={message.role} content={message.content} />
+        <Message
+          key={index}
+          role={message.role}
+          content={message.content}
+          cacheMark={'cacheMark' in message && message.cacheMark === true}
+        />
       ))}
     </>
   );
 }
 
-function Message({ role, content }: { role: string; content: string }) {
+/**
+ * One message of a prompt. A message that carries a cache mark ends a prefix the provider
+ * may serve from its cache on the next call (the system prompt is marked as well).
+ */
+function Message({
+  role,
+  content,
+  cacheMark = false,
+}: {
+  role: string;
+  content: string;
+  cacheMark?: boolean;
+}) {
   return (
     <div className={`message message-${role}`}>
-      <div className="message-role">{role}</div>
+      <div className="message-role">
+        {role}
+        {cacheMark ? (
+          <span
+            className="cache-mark"
+            title="a cache mark: the prompt up to here is a prefix a provider can cache"
+          >
+            {' '}
+            · cache mark
+          </span>
+        ) : null}
+      </div>
       <pre className="message-text">{content}</pre>
     </div>
   );

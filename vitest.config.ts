@@ -13,8 +13,8 @@ const browserFiles = [
 
 /**
  * Most of the suite waits on child processes (the CLI, Python in the sandbox, Redis), so it
- * runs two files at a time even on two cores: one worker per core left a core idle for most
- * of the run.
+ * runs a file per core, at least two: vitest's default (cores − 1, one worker on two cores)
+ * left a core idle for most of the run.
  */
 const workers = Math.max(2, availableParallelism());
 

@@ -14,26 +14,35 @@ const finalAction = findAction('Final Answer');
 if (finalAction === undefined) throw new Error('no Final Answer action');
 const actions = [listFiles, echoLong, finalAction] as ActionDefinition[];
 
+/**
+ * An implement run whose planner lists files until step `finalAt`, then gives the Final
+ * Answer; the scripted models keep every request.
+ */
+async function listingRun(finalAt: number, maxSteps: number) {
+  const { taskDir, runsRoot } = makeTask({ performance: true });
+  const models = scriptedCaller({
+    planner: (_request, step) =>
+      step < finalAt
+        ? plannerAnswer('List Files', { dir_path: '.' })
+        : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
+  });
+  const result = await runImplement({
+    taskDir,
+    runsRoot,
+    models,
+    sandbox: 'none',
+    python: '/usr/bin/python3',
+    actions,
+    agent: { maxSteps },
+  });
+  const planner = models.requests.filter((request) => request.role === 'planner');
+  return { result, models, planner };
+}
+
 describe('the planner prompt for provider caches', () => {
   it('keeps the problem, actions and format in a system prefix identical at every step, tells the budgets, and summarizes no step after the Final Answer', async () => {
-    const { taskDir, runsRoot } = makeTask({ performance: true });
-    const models = scriptedCaller({
-      planner: (_request, step) =>
-        step < 3
-          ? plannerAnswer('List Files', { dir_path: '.' })
-          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
-    });
-    const result = await runImplement({
-      taskDir,
-      runsRoot,
-      models,
-      sandbox: 'none',
-      python: '/usr/bin/python3',
-      actions,
-      agent: { maxSteps: 9 },
-    });
+    const { result, models, planner } = await listingRun(3, 9);
     expect(result.outcome).toBe('completed');
-    const planner = models.requests.filter((request) => request.role === 'planner');
     expect(planner).toHaveLength(3);
     const system = planner[0]?.system ?? '';
     expect(system).toContain('# Research problem');
@@ -54,23 +63,7 @@ describe('the planner prompt for provider caches', () => {
   });
 
   it('sends the log and the steps in full as blocks that only grow between folds, each marked for the cache', async () => {
-    const { taskDir, runsRoot } = makeTask({ performance: true });
-    const models = scriptedCaller({
-      planner: (_request, step) =>
-        step < 8
-          ? plannerAnswer('List Files', { dir_path: '.' })
-          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
-    });
-    await runImplement({
-      taskDir,
-      runsRoot,
-      models,
-      sandbox: 'none',
-      python: '/usr/bin/python3',
-      actions,
-      agent: { maxSteps: 9 },
-    });
-    const planner = models.requests.filter((request) => request.role === 'planner');
+    const { planner } = await listingRun(8, 9);
     expect(planner).toHaveLength(8);
     // the growing part: every message but the step's own prompt, the last of each block marked
     const growing = planner.map((request) => request.messages.slice(0, -1));
@@ -106,23 +99,7 @@ describe('the planner prompt for provider caches', () => {
   });
 
   it('gives a run of a few steps the few-steps "What to deliver" and says the last step is the final answer', async () => {
-    const { taskDir, runsRoot } = makeTask({ performance: true });
-    const models = scriptedCaller({
-      planner: (_request, step) =>
-        step < 4
-          ? plannerAnswer('List Files', { dir_path: '.' })
-          : plannerAnswer('Final Answer', { final_script: 'starter_code.py', summary: 'done' }),
-    });
-    await runImplement({
-      taskDir,
-      runsRoot,
-      models,
-      sandbox: 'none',
-      python: '/usr/bin/python3',
-      actions,
-      agent: { maxSteps: 4 },
-    });
-    const planner = models.requests.filter((request) => request.role === 'planner');
+    const { planner } = await listingRun(4, 4);
     expect(planner).toHaveLength(4);
     expect(planner[0]?.system).toContain('## What to deliver in 4 steps');
     expect(planner[0]?.system).not.toContain('(Copy File)');

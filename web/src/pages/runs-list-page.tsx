@@ -74,34 +74,19 @@ function RunFilters({
     setFilter((previous) => ({ ...previous, [key]: value }));
   return (
     <>
-      <label>
-        mode{' '}
-        <select
-          aria-label="mode"
-          value={filter.mode}
-          onChange={(event) => set('mode', event.target.value)}
-        >
-          <option value="all">all</option>
-          {modes.map((value) => (
-            <option key={value}>{value}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        status{' '}
-        <select
-          aria-label="status"
-          value={filter.status}
-          onChange={(event) => set('status', event.target.value)}
-        >
-          <option value="all">all</option>
-          {statuses.map((value) => (
-            <option key={value} value={value}>
-              {value === 'running' ? 'live' : value}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        name="mode"
+        value={filter.mode}
+        values={modes}
+        onChange={(value) => set('mode', value)}
+      />
+      <FilterSelect
+        name="status"
+        value={filter.status}
+        values={statuses}
+        label={(value) => (value === 'running' ? 'live' : value)}
+        onChange={(value) => set('status', value)}
+      />
       <input
         type="search"
         aria-label="search"
@@ -110,6 +95,35 @@ function RunFilters({
         onChange={(event) => set('search', event.target.value)}
       />
     </>
+  );
+}
+
+/** A labelled select of the values the listed runs have, with "all" first. */
+function FilterSelect({
+  name,
+  value,
+  values,
+  label = (shown) => shown,
+  onChange,
+}: {
+  name: string;
+  value: string;
+  values: string[];
+  label?: (value: string) => string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {name}{' '}
+      <select aria-label={name} value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="all">all</option>
+        {values.map((option) => (
+          <option key={option} value={option}>
+            {label(option)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -1,3 +1,4 @@
+import type { StepToSummarize } from './research-log.js';
 import type { BudgetUsage } from './budgets.js';
 import type { GuardState } from './guards/action-guards.js';
 
@@ -32,6 +33,13 @@ export interface AgentCheckpoint {
   step: number;
   recentSteps: StepRecord[];
   researchLog: string[];
+  /**
+   * Steps whose research-log entry is still the plain one built from the step itself: they
+   * are summarized when they leave the steps shown in full (a step the planner still sees
+   * in full needs no summary yet, and a run that ends first never pays for one). Absent in
+   * checkpoints written before summaries were deferred.
+   */
+  unsummarized?: StepToSummarize[];
   guard: GuardState;
   usage: BudgetUsage;
   expertHelpRemaining: number;

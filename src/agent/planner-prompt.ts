@@ -22,18 +22,41 @@ export interface PlannerPromptInput {
   questions?: boolean;
 }
 
-/** The planner's list of actions: name, description, usage. */
+/** The planner's list of actions: name, description, and an example input on one line. */
 export function describeActions(actions: readonly ActionDefinition[]): string {
   return actions
     .map(
       (action) =>
-        `## ${action.name}\n${action.description}\nUsage:\nAction: ${action.name}\nAction Input: ${JSON.stringify(action.usage, null, 2)}`,
+        `## ${action.name}\n${action.description}\nExample: Action Input: ${JSON.stringify(action.usage)}`,
     )
     .join('\n\n');
 }
 
+/** Edit instructions longer than this are not repeated when the step is shown again. */
+export const shownInstructionChars = 400;
+
+/**
+ * The planner's answer as its later prompts show it: a long edit instruction is left out,
+ * since the observation's diff shows what the edit did (each text once).
+ */
+function shownAnswer(record: StepRecord): string {
+  const input = record.input;
+  if (typeof input !== 'object' || input === null || !('edit_instruction' in input))
+    return record.answer;
+  const instruction = input.edit_instruction;
+  if (typeof instruction !== 'string' || instruction.length <= shownInstructionChars)
+    return record.answer;
+  const at = record.answer.lastIndexOf('\nAction Input:');
+  if (at === -1) return record.answer;
+  const shown = {
+    ...input,
+    edit_instruction: `(${instruction.length} characters, not repeated here: the diff in the observation shows what the edit did)`,
+  };
+  return `${record.answer.slice(0, at)}\nAction Input: ${JSON.stringify(shown)}`;
+}
+
 function describeStep(record: StepRecord): string {
-  return `## Step ${record.step}\n${record.answer}\n\nObservation:\n${record.observation}`;
+  return `## Step ${record.step}\n${shownAnswer(record)}\n\nObservation:\n${record.observation}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findAction } from '../../src/agent/actions/index.js';
 import type { ActionDefinition } from '../../src/agent/actions/types.js';
@@ -54,17 +56,27 @@ describe('the planner prompt for provider caches', () => {
     expect(third).not.toContain('# Research problem');
     expect(third).toContain('## Step 2');
     expect(third).toContain('- Steps: this is step 3 of at most 9 (6 left after it).');
-    // two steps summarized; the Final Answer step is logged without a call
-    const summaries = models.requests.filter((request) => request.role === 'summarizer');
-    expect(summaries.map((request) => request.label)).toEqual([
-      'summarize step 1',
-      'summarize step 2',
-    ]);
+    // no step left the steps shown in full, so none was summarized (no planner reads the entries)
+    expect(models.requests.filter((request) => request.role === 'summarizer')).toEqual([]);
+    const log = readFileSync(join(result.runDir, 'research_log.md'), 'utf8');
+    expect(log).toContain('## Step 1: List Files');
+    expect(log).toContain('## Step 3: Final Answer');
   });
 
   it('sends the log and the steps in full as blocks that only grow between folds, each marked for the cache', async () => {
-    const { planner } = await listingRun(8, 9);
+    const { planner, models } = await listingRun(8, 9);
     expect(planner).toHaveLength(8);
+    // steps 1-3 are summarized when they are folded: after step 6, before step 7's planner call
+    const order = models.requests.map((request) => request.label ?? request.role);
+    const summaries = order.filter((label) => label.startsWith('summarize'));
+    expect(summaries).toEqual(['summarize step 1', 'summarize step 2', 'summarize step 3']);
+    const planners = order.flatMap((label, index) => (label.startsWith('step ') ? [index] : []));
+    const firstSummary = order.indexOf('summarize step 1');
+    expect(firstSummary).toBeGreaterThan(planners[5] ?? Infinity);
+    expect(order.indexOf('summarize step 3')).toBeLessThan(planners[6] ?? -1);
+    expect(planner[6]?.messages.map((message) => message.content).join('\n')).toContain(
+      'Summary (summarize step 2).',
+    );
     // the growing part: every message but the step's own prompt, the last of each block marked
     const growing = planner.map((request) => request.messages.slice(0, -1));
     for (const [index, messages] of growing.entries()) {

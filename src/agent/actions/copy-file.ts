@@ -6,10 +6,10 @@ import { pathField } from './input-fields.js';
 export const copyFile = defineAction({
   name: 'Copy File',
   description:
-    'Copies a file to a new name in the workspace, e.g. the starter code to the file you will edit. Task inputs cannot be overwritten.',
+    'Copies a file to a new name in the workspace (e.g. to keep a working version aside). Task inputs cannot be overwritten.',
   pool: 'coding',
   inputSchema: z.object({ source: pathField, destination: pathField }),
-  usage: { source: 'starter_code.py', destination: 'methodology_implementation.py' },
+  usage: { source: 'methodology_implementation.py', destination: 'implementation_that_ran.py' },
   async run({ source, destination }, { workspace }) {
     const version = await workspace.copy(source, destination);
     return succeed(

@@ -34,7 +34,7 @@ export const finalAnswer = defineAction({
     } catch (error) {
       return fail(
         'Final Answer',
-        `the final script is not usable: ${errorMessage(error)}. Write the implementation to ${task.output} (e.g. Copy File then Edit Script) or name the script that holds it in final_script`,
+        `the final script is not usable: ${errorMessage(error)}. Write the implementation to ${task.output} (e.g. an Edit Script of the starter with save_name ${task.output}) or name the script that holds it in final_script`,
         usage,
       );
     }

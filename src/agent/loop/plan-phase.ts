@@ -5,6 +5,7 @@ import { guardNote } from '../guards/action-guards.js';
 import { requestPlanningExpertHelp } from '../actions/request-planning-expert-help.js';
 import { budgetLines } from '../budget-notes.js';
 import { plannerPrompt } from '../planner-prompt.js';
+import { summarizeFolded } from './remember-phase.js';
 import type { AgentSession } from './agent-session.js';
 
 /**
@@ -49,6 +50,7 @@ export async function askThePlanner(
     forced ? loadPrompt('agent-budget-reached', { budget: state.forcedFinal ?? '' }).trim() : '',
   ];
   const allowed = forced && finalAction !== undefined ? [finalAction] : context.actions;
+  await summarizeFolded(session, step);
   return askPlanner({
     models: session.models,
     ...plannerPrompt({

@@ -1,18 +1,24 @@
 import type { StepRecord } from '../checkpoint.js';
+import { entryStep, lastFoldedStep } from '../planner-memory.js';
 import { isSummarizedObservation, summarizeStep, unsummarizedEntry } from '../research-log.js';
 import type { AgentSession } from './agent-session.js';
 
 /**
- * Phase 4: memory. The step is summarized into the research log (long-term, with the
- * comment the planner was given) and kept in full among the recent steps (short-term).
- * The step that ends the run is logged without a summary (no planner reads it again), and
- * so is one whose observation the summarizer already condensed.
+ * Phase 4: memory. The step goes into the research log (long-term, with the comment the
+ * planner was given) and is kept in full among the recent steps (short-term).
+ *
+ * Its log entry starts as the plain one built from the step itself; the summarizer writes
+ * the real entry only when the step is folded out of the steps shown in full (see
+ * `summarizeFolded`), since until then the planner reads the step whole and no planner
+ * prompt holds its entry. So a short run (or an
+ * explore experiment of five steps) makes no summary at all, and the step that ends the run,
+ * or one whose observation the summarizer already condensed, never gets one.
  */
-export async function remember(
+export function remember(
   session: AgentSession,
   record: StepRecord,
   step: { thought: string; final: boolean },
-): Promise<void> {
+): void {
   const { state, options } = session;
   const comment = state.pendingComment;
   state.pendingComment = null;
@@ -24,11 +30,10 @@ export async function remember(
     observation: record.observation,
     comment,
   };
-  state.researchLog.push(
-    step.final || isSummarizedObservation(record.observation)
-      ? unsummarizedEntry(toSummarize)
-      : await summarizeStep(session.models, toSummarize, options.observationCharLimit),
-  );
+  state.researchLog.push(unsummarizedEntry(toSummarize));
+  if (!step.final && !isSummarizedObservation(record.observation)) {
+    state.unsummarized = [...(state.unsummarized ?? []), toSummarize];
+  }
   // up to twice the short-term steps are shown in full before they are folded (see lastFoldedStep)
   state.recentSteps = [...state.recentSteps, record].slice(
     -Math.max(0, 2 * options.shortTermSteps),
@@ -36,4 +41,21 @@ export async function remember(
   state.step = record.step;
   session.usage.steps = record.step;
   session.tick();
+}
+
+/**
+ * Before the planner is asked for `step`: the summaries of the steps that its prompt shows
+ * folded into the research log and that have none yet, written in their places in the log.
+ */
+export async function summarizeFolded(session: AgentSession, step: number): Promise<void> {
+  const { state, options } = session;
+  const folded = lastFoldedStep(step - 1, options.shortTermSteps);
+  const due = (state.unsummarized ?? []).filter((pending) => pending.step <= folded);
+  for (const pending of due) {
+    const summary = await summarizeStep(session.models, pending, options.observationCharLimit);
+    const index = state.researchLog.findIndex((entry) => entryStep(entry) === pending.step);
+    if (index === -1) state.researchLog.push(summary);
+    else state.researchLog[index] = summary;
+    state.unsummarized = (state.unsummarized ?? []).filter((left) => left.step !== pending.step);
+  }
 }

@@ -68,7 +68,7 @@ export async function runAgentStrategy(context: StrategyContext): Promise<Strate
       };
     }
 
-    await remember(session, record, { thought, final: outcome.final });
+    remember(session, record, { thought, final: outcome.final });
     state.finished = decideEnd(session, { forced, answered: answer.ok, final: outcome.final });
     await askForFeedback(session, {
       step,

@@ -56,6 +56,19 @@ const percent = (part: number, whole: number) =>
   `${((100 * part) / Math.max(1, whole)).toFixed(0).padStart(3)}%`;
 const kb = (chars: number) => `${(chars / 1000).toFixed(1)} KB`;
 
+/** The agent strategy's implement sessions (the others are named for their strategy). */
+export const isAgentSession = (file: string): boolean =>
+  modeOf(file) === 'implement' && !/-(single-call|prescribed-plan)\.jsonl$/.test(file);
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 export function runBench(): Promise<void> {
   const files = readdirSync(folder)
     .filter((name) => name.endsWith('.jsonl'))
@@ -75,6 +88,14 @@ export function runBench(): Promise<void> {
           .join(', ');
         console.log(`    planner by step: ${steps}`);
       }
+    }
+    if (mode === 'implement') {
+      const agentTokens = files
+        .filter(isAgentSession)
+        .map((file) => sessionFigures(readRecording(join(folder, file))).tokens);
+      console.log(
+        `  median tokens of the agent strategy's ${agentTokens.length} sessions: ${(median(agentTokens) / 1000).toFixed(1)}k (issue 16's target: at most 35k)`,
+      );
     }
   }
   return Promise.resolve();

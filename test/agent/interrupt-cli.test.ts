@@ -61,8 +61,8 @@ describe('Ctrl-C and SIGTERM', () => {
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    // Step 3 trains for seconds: the interrupt lands while its script runs.
-    for (let waited = 0; stepsStarted(runFolder(root)) < 3 && waited < 90_000; waited += 20) {
+    // Step 2 (Execute Script) trains for seconds: the interrupt lands while its script runs.
+    for (let waited = 0; stepsStarted(runFolder(root)) < 2 && waited < 90_000; waited += 20) {
       await sleep(20);
     }
     child.kill('SIGINT');
@@ -94,7 +94,7 @@ describe('Ctrl-C and SIGTERM', () => {
       ran: boolean;
       steps: number;
     };
-    expect(after).toMatchObject({ ran: true, steps: 5 });
+    expect(after).toMatchObject({ ran: true, steps: 4 });
   }, 120_000);
 
   it('stop an interactive run waiting for an answer in its run folder, its step kept', async () => {

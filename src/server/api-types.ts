@@ -55,8 +55,13 @@ export interface FileEdit {
   time: string;
   /** Later undone by Undo Edit Script (the content is kept). */
   undone: boolean;
-  /** Unified diff from the previous version (empty for the first); `---`/`+++` headers included. */
+  /**
+   * Unified diff from the previous version, or from the file it was made from (`from`);
+   * empty for version 0; `---`/`+++` headers included.
+   */
   diff: string;
+  /** The file this version was made from, when not the path's previous version. */
+  from?: string;
   added: number;
   removed: number;
 }

@@ -10,6 +10,8 @@ interface StoredVersion {
   time: string;
   absent?: boolean;
   undone?: boolean;
+  /** The file it was made from, when not the path's previous version (an edit saved under a new name, a copy). */
+  from?: { path: string; version?: number };
 }
 
 /**
@@ -46,7 +48,13 @@ export function readRunEdits(runDirectory: string): RunEdits {
         skipped.push({ path, version: entry.version, reason: error.message });
         continue;
       }
-      const diff = entry.version === 0 ? '' : unifiedDiff(path, path, previous, content);
+      const base = madeFrom(runDirectory, entry);
+      const diff =
+        entry.version === 0
+          ? ''
+          : base === undefined
+            ? unifiedDiff(path, path, previous, content)
+            : unifiedDiff(base.path, path, base.content, content);
       edits.push({
         path,
         version: entry.version,
@@ -54,6 +62,7 @@ export function readRunEdits(runDirectory: string): RunEdits {
         time: entry.time,
         undone: entry.undone === true,
         diff,
+        ...(base === undefined ? {} : { from: base.path }),
         ...diffStatistics(diff),
       });
       // An undone version is shown against what came before it, and the next one too.
@@ -61,6 +70,29 @@ export function readRunEdits(runDirectory: string): RunEdits {
     }
   }
   return { edits: edits.sort((left, right) => left.time.localeCompare(right.time)), skipped };
+}
+
+/**
+ * The file a version was made from and its content then: that file's saved version, or, for
+ * a task input (never versioned, never changed), the file in the run's workspace. Undefined
+ * when the version was made from the path's own previous version, or the source is unreadable.
+ */
+function madeFrom(
+  runDirectory: string,
+  entry: StoredVersion,
+): { path: string; content: string } | undefined {
+  const from = entry.from;
+  if (from === undefined) return undefined;
+  try {
+    const content =
+      from.version === undefined
+        ? readRunFile(runDirectory, `workspace/${from.path}`).toString('utf8')
+        : readVersion(runDirectory, from.path, from.version);
+    return { path: from.path, content };
+  } catch (error) {
+    if (error instanceof HttpError) return undefined;
+    throw error;
+  }
 }
 
 function readVersion(runDirectory: string, path: string, version: number): string {

@@ -88,7 +88,7 @@ export class LocalWorkspace implements Workspace {
     }
   }
 
-  async write(path: string, content: string, reason: string): Promise<FileVersion> {
+  async write(path: string, content: string, reason: string, from?: string): Promise<FileVersion> {
     const resolved = await this.guard(path);
     this.refuseReadOnly(resolved.relative);
     let before: string | undefined;
@@ -115,7 +115,18 @@ export class LocalWorkspace implements Workspace {
     }
     await mkdir(dirname(resolved.absolute), { recursive: true });
     await writeFile(resolved.absolute, content, 'utf8');
-    return this.options.versions.record(resolved.relative, before, content, reason);
+    const source = from === undefined ? undefined : (await this.guard(from)).relative;
+    const sourceVersion =
+      source === undefined ? undefined : this.options.versions.live(source).at(-1)?.version;
+    return this.options.versions.record(
+      resolved.relative,
+      before,
+      content,
+      reason,
+      source === undefined
+        ? undefined
+        : { path: source, ...(sourceVersion === undefined ? {} : { version: sourceVersion }) },
+    );
   }
 
   async copy(from: string, to: string): Promise<FileVersion> {
@@ -128,7 +139,12 @@ export class LocalWorkspace implements Workspace {
     }
     this.refuseReadOnly(destination.relative);
     const content = await this.read(source.relative);
-    return this.write(destination.relative, content, `copied from ${source.relative}`);
+    return this.write(
+      destination.relative,
+      content,
+      `copied from ${source.relative}`,
+      source.relative,
+    );
   }
 
   async undo(path: string): Promise<FileVersion | undefined> {

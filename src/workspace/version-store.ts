@@ -48,6 +48,7 @@ export class VersionStore {
     before: string | undefined,
     content: string,
     reason: string,
+    from?: FileVersion['from'],
   ): Promise<FileVersion> {
     const entries = this.index[path] ?? [];
     if (entries.length === 0) {
@@ -62,7 +63,13 @@ export class VersionStore {
       entries.push(original);
     }
     const version = Math.max(...entries.map((entry) => entry.version)) + 1;
-    const entry: StoredVersion = { version, path, reason, time: new Date().toISOString() };
+    const entry: StoredVersion = {
+      version,
+      path,
+      reason,
+      time: new Date().toISOString(),
+      ...(from === undefined ? {} : { from }),
+    };
     await this.store(path, version, content);
     entries.push(entry);
     this.index[path] = entries;
@@ -117,5 +124,6 @@ function publicVersion(entry: StoredVersion): FileVersion {
     time: entry.time,
   };
   if (entry.absent) visible.absent = true;
+  if (entry.from !== undefined) visible.from = entry.from;
   return visible;
 }

@@ -18,6 +18,12 @@ export interface FileVersion {
   time: string;
   /** The file did not exist at this version (only ever version 0: created by the agent). */
   absent?: boolean;
+  /**
+   * The file this version was made from when it is not the path's previous version: an edit
+   * of another script saved under this name, or a copy (its version then, when it had one;
+   * otherwise it was a task input, never changed).
+   */
+  from?: { path: string; version?: number };
 }
 
 /**
@@ -31,7 +37,8 @@ export interface Workspace {
   isReadOnly(relative: string): boolean;
   list(relativeDirectory?: string): Promise<WorkspaceEntry[]>;
   read(path: string): Promise<string>;
-  write(path: string, content: string, reason: string): Promise<FileVersion>;
+  /** Saves a version; `from` names the file it was made from when that is another file. */
+  write(path: string, content: string, reason: string, from?: string): Promise<FileVersion>;
   copy(from: string, to: string): Promise<FileVersion>;
   undo(path: string): Promise<FileVersion | undefined>;
   versions(path: string): Promise<FileVersion[]>;

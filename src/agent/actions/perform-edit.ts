@@ -136,6 +136,8 @@ export async function performEdit(
       target.relative,
       edited,
       `${request.actionName}: ${truncateMiddle(request.instruction, 200)}`,
+      // a new file made from another script: its diff is against that script
+      current === undefined ? request.scriptName : undefined,
     );
   } catch (error) {
     return refuse(errorMessage(error));

@@ -175,7 +175,14 @@ function Edits({ runId, events, filesRevision }: Part) {
             {edit.undone ? <span className="muted"> (undone)</span> : null}
           </h3>
           <EditReason reason={edit.reason} events={events} />
-          {edit.removed === 0 && edit.version === 1 ? (
+          {edit.from !== undefined && edit.diff === '' ? (
+            <p className="muted">the same content as {edit.from}</p>
+          ) : edit.from !== undefined ? (
+            <>
+              <p className="muted">made from {edit.from}: the diff is against it</p>
+              <DiffView diff={edit.diff} path={edit.path} layout={layout} />
+            </>
+          ) : edit.removed === 0 && edit.version === 1 ? (
             // A file's first version (a copy or a new file) is all additions: folded away.
             <details>
               <summary>new file, {edit.added} lines</summary>

@@ -200,19 +200,20 @@ describe('codify explore interrupted in its experiments', () => {
     const before = await answerFromRecording(
       join(work, 'x-killed-1'),
       first,
-      (index) => index === 20,
+      (index) => index === 18,
     );
     if (before.interruptedAt === undefined) throw new Error((await first.exited).output);
-    expect(before.interruptedAt).toBe(20);
+    expect(before.interruptedAt).toBe(18);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(before.answered).toEqual([...Array(20).keys()]);
+    expect(before.answered).toEqual([...Array(18).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
     // Where a replayed resume would continue: after the exploration's 10 calls (analysis,
-    // ideas, three reviews and a meta-review per idea), the first experiment's 6, its verdict
-    // and the 3 of the second experiment's step 1.
-    expect(callsBeforeResume(killed.exploration)).toBe(20);
+    // ideas, three reviews and a meta-review per idea), the first experiment's 4, its verdict
+    // and the 3 of the second experiment's step 1 (its planner, the edit's worker and the
+    // summary of the edit's long diff).
+    expect(callsBeforeResume(killed.exploration)).toBe(18);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -222,7 +223,7 @@ describe('codify explore interrupted in its experiments', () => {
     const { status, output } = await second.exited;
     expect(status, output).toBe(0);
     // Only the calls after the second experiment's step 1 were asked again.
-    expect(after.answered).toEqual([20, 21, 22, 23]);
+    expect(after.answered).toEqual([18, 19, 20]);
     expect(lastProcessStages(killed.exploration)).toEqual([
       ['ingest', true],
       ['analysis', true],

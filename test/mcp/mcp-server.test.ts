@@ -140,8 +140,8 @@ describe('codify mcp', () => {
     const status = await followToEnd(started.runId);
     expect(status.status).toBe('completed');
     expect(status.mode).toBe('implement');
-    expect(status.steps).toBe(5);
-    expect(status.llmCalls).toBe(11);
+    expect(status.steps).toBe(4);
+    expect(status.llmCalls).toBe(6);
     expect(status.tokens.input).toBeGreaterThan(0);
     expect(status.result).toMatchObject({ outcome: 'completed', ran: true });
     const metric = status.result?.metric as { name: string; value: number | null };
@@ -185,9 +185,9 @@ describe('codify mcp', () => {
       task: 'examples/yona-digits',
       model,
     });
-    // Steps 1 and 2 take milliseconds; step 3 runs the training script for seconds.
+    // Step 1 (the edit) takes milliseconds; step 2 runs the training script for seconds.
     let status = await callJson<Status>('run_status', { run: started.runId });
-    for (let waited = 0; status.steps < 2 && waited < 90_000; waited += 100) {
+    for (let waited = 0; status.steps < 1 && waited < 90_000; waited += 100) {
       await sleep(100);
       status = await callJson<Status>('run_status', { run: started.runId });
     }
@@ -308,7 +308,7 @@ describe('codify mcp', () => {
     expect(end.result).toMatchObject({ count: 2 });
     const ideas = await call('read_run_file', { run: started.runId, path: 'ideas.md' });
     expect(ideas.isError).toBe(false);
-    expect(ideas.text).toContain('Standardize features');
+    expect(ideas.text).toContain('Standardize the features');
   });
 
   it('starts a paper run and follows it to its repository', async () => {

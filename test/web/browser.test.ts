@@ -131,7 +131,7 @@ describe('codify ui in Chromium', () => {
     const rows = page.locator('.runs-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toContain(
-      'test_accuracy 0.9721 (starter 0.9563)',
+      'test_accuracy 0.9742 (starter 0.9563)',
     );
     await shoot(page, 'runs-list');
     await page.selectOption('select[aria-label="mode"]', 'paper');
@@ -150,25 +150,23 @@ describe('codify ui in Chromium', () => {
     const steps = page.locator('.step-card .step-action');
     await expect
       .poll(() => steps.allTextContents())
-      .toEqual([
-        'Copy File',
-        'Edit Script',
-        'Execute Script',
-        'Check Implementation',
-        'Final Answer',
-      ]);
+      .toEqual(['Edit Script', 'Execute Script', 'Check Implementation', 'Final Answer']);
     expect(await page.locator('.run-facts .status').textContent()).toBe('completed');
     expect(await page.locator('.field-reflection').first().textContent()).toContain(
       'This is the first step',
     );
     expect(await page.locator('.metric-result').textContent()).toContain(
-      "0.9721 vs the starter's 0.9563",
+      "0.9742 vs the starter's 0.9563",
     );
     await shoot(page, 'implement-timeline');
 
     await page.click('a[role="tab"]:has-text("Edits")');
     await page.click('input[type="radio"] >> nth=1');
-    const edit = page.locator('article.edit').filter({ hasText: 'version 2' });
+    // The one edit saved the starter, edited, as the output: its diff is against the starter.
+    const edit = page.locator('article.edit').filter({ hasText: 'version 1' });
+    expect(await edit.locator('p.muted').textContent()).toBe(
+      'made from starter_code.py: the diff is against it',
+    );
     await expect.poll(() => edit.locator('.diff-added').count()).toBeGreaterThan(20);
     expect(await edit.locator('td.diff-added').allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining('def yona(')]),
@@ -177,20 +175,20 @@ describe('codify ui in Chromium', () => {
 
     await page.click('a[role="tab"]:has-text("Executions")');
     const trace = page.locator('section.trace[data-script="methodology_implementation.py"]');
-    await expect.poll(() => trace.locator('.code-line.never-ran').count()).toBe(4);
-    // the recorded session's final script: every executable line ran but four
+    await expect.poll(() => trace.locator('.code-line.never-ran').count()).toBe(1);
+    // the recorded session's final script: every executable line ran but one
     const [, ran, total] = /(\d+) of (\d+) executable lines ran/.exec(
       (await trace.locator('h3').textContent()) ?? '',
     ) ?? ['', '0', '0'];
-    expect(Number(total) - Number(ran)).toBe(4);
+    expect(Number(total) - Number(ran)).toBe(1);
     expect(await page.locator('.file-view').first().textContent()).toContain(
-      'test_accuracy: 0.9721',
+      'test_accuracy: 0.9742',
     );
     await trace.locator('.code-line.never-ran').first().scrollIntoViewIfNeeded();
     await shoot(page, 'implement-trace');
 
     await page.click('a[role="tab"]:has-text("Model calls")');
-    await expect.poll(() => page.locator('tr.model-call').count()).toBe(11);
+    await expect.poll(() => page.locator('tr.model-call').count()).toBe(6);
     await page.click('tr.model-call[data-call-id="1"]');
     const detail = page.locator('.model-call-detail');
     // the planner's stable text is its system prompt; then its research log and its steps in

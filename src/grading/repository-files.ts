@@ -1,11 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
+import { withVariantsAsChanges } from './config-variants.js';
 import type { SourceFile } from './source-file.js';
 
 const skippedFolders = new Set(['.git', '__pycache__', 'outputs', 'runs', 'node_modules', '.venv']);
 const maxFileBytes = 200_000;
 
-/** A repository's text files for a judge, smallest paths first; binaries, caches and outputs left out. */
+/**
+ * A repository's text files for a judge, smallest paths first; binaries, caches and outputs
+ * left out, configuration variants shown as their changes from `config.yaml`.
+ */
 export function repositoryFiles(root: string): SourceFile[] {
   const files: SourceFile[] = [];
   const walk = (dir: string) => {
@@ -25,7 +29,7 @@ export function repositoryFiles(root: string): SourceFile[] {
     }
   };
   walk(root);
-  return files;
+  return withVariantsAsChanges(files);
 }
 
 /**

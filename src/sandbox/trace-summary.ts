@@ -38,7 +38,7 @@ export function summarizeTrace(
     sentences.push(`Execution trace: all ${total} executable lines ran.`);
   } else {
     sentences.push(
-      `Execution trace: ${executed} of ${total} executable lines ran; lines ${lineRanges(trace.neverRan)} never ran.`,
+      `Execution trace: ${executed} of ${total} executable lines ran; ${trace.neverRan.length === 1 ? 'line' : 'lines'} ${lineRanges(trace.neverRan)} never ran.`,
     );
   }
   const changed = options.changedLines;

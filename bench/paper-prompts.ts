@@ -13,7 +13,7 @@ import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
 import { callSizes, readRecording, type RecordedCall } from './lib/prompt-sizes.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
-const papers = ['mixup-tabular', 'random-fourier-features'];
+const papers = ['mixup-tabular', 'random-fourier-features', 'seq-transformer'];
 
 /** A short name for a call from what it asks (the recording keeps no labels). */
 function callLabel(call: RecordedCall): string {

@@ -19,7 +19,12 @@ const implementExamples = [
   // The prescribed-plan baseline: understand, skeleton, each sub-part, check, execute.
   { task: 'yona-digits', recording: 'yona-digits-prescribed-plan', strategy: 'prescribed-plan' },
 ];
-const paperExamples = ['mixup-tabular', 'random-fourier-features'];
+// Each paper as it was given to the recorded session; seq-transformer has only its PDF.
+const paperExamples = [
+  { paper: 'mixup-tabular', file: 'paper.md' },
+  { paper: 'random-fourier-features', file: 'paper.md' },
+  { paper: 'seq-transformer', file: 'paper.pdf' },
+];
 const runsRoot = mkdtempSync(join(tmpdir(), 'codify-e2e-'));
 
 afterAll(() => rmSync(runsRoot, { recursive: true, force: true }));
@@ -63,13 +68,13 @@ describe('recorded sessions replayed end to end', () => {
     });
   }
 
-  for (const paper of paperExamples) {
+  for (const { paper, file } of paperExamples) {
     it(`codify paper examples/papers/${paper}`, async () => {
       const session = join(recordings, `paper-${paper}.jsonl`);
       expect(existsSync(session), `${session} is missing`).toBe(true);
       const { status, output } = await codify([
         'paper',
-        join('examples/papers', paper, 'paper.md'),
+        join('examples/papers', paper, file),
         '--model',
         `replay:${session}`,
       ]);

@@ -79,7 +79,7 @@ describe('Copy File', () => {
     const result = await run('Copy File', { source: 'starter_code.py' });
     expect(result.ok).toBe(false);
     expect(result.observation).toContain('invalid Action Input (destination:');
-    expect(result.observation).toContain('"destination": "methodology_implementation.py"');
+    expect(result.observation).toContain('"destination": "implementation_that_ran.py"');
   });
 });
 

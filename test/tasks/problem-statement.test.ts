@@ -81,7 +81,9 @@ describe('problemStatement', () => {
     const task = await loadTask(fixtureTask('good-task'));
     const agent = problemStatement(task, agentDelivery(50));
     expect(agent).toBe(problemStatement(task));
-    expect(agent).toContain('(Copy File)');
+    expect(agent).toContain(
+      'saves\n  the result as `methodology_implementation.py` (Edit Script with script_name `starter_code.py`, save_name',
+    );
     const few = problemStatement(task, agentDelivery(4));
     expect(few).toContain('## What to deliver in 4 steps');
     expect(few).toContain('save_name `methodology_implementation.py`: no Copy File needed');

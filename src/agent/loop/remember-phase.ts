@@ -10,9 +10,9 @@ import type { AgentSession } from './agent-session.js';
  * Its log entry starts as the plain one built from the step itself; the summarizer writes
  * the real entry only when the step is folded out of the steps shown in full (see
  * `summarizeFolded`), since until then the planner reads the step whole and no planner
- * prompt holds its entry. So a short run (or an
- * explore experiment of five steps) makes no summary at all, and the step that ends the run,
- * or one whose observation the summarizer already condensed, never gets one.
+ * prompt holds its entry. So a short run (or an explore experiment of five steps) makes no
+ * summary at all, and the step that ends the run, or one whose observation the summarizer
+ * already condensed, never gets one.
  */
 export function remember(
   session: AgentSession,

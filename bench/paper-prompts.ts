@@ -58,6 +58,39 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
+/** The stage a call belongs to, from its label: planning, checklist, analysis, generation, self-check, README. */
+function stageOf(label: string): string {
+  if (label === 'plan-rubric') return 'checklist';
+  if (label.startsWith('plan-')) return 'planning';
+  if (label.startsWith('analyze ')) return 'analysis';
+  if (label.startsWith('generate ')) return 'generation';
+  if (label.startsWith('self-check')) return 'self-check';
+  if (label === 'readme') return 'README';
+  return 'other';
+}
+
+/** Calls and KB sent per stage, of it the system prompt's: where a session's characters go. */
+function stageTotals(
+  sizes: readonly { label: string; systemChars: number; messageChars: number }[],
+) {
+  const stages = new Map<string, { calls: number; sent: number; system: number }>();
+  for (const size of sizes) {
+    const stage = stageOf(size.label);
+    const totals = stages.get(stage) ?? { calls: 0, sent: 0, system: 0 };
+    totals.calls += 1;
+    totals.sent += size.systemChars + size.messageChars;
+    totals.system += size.systemChars;
+    stages.set(stage, totals);
+  }
+  const kb = (chars: number) => (chars / 1000).toFixed(0);
+  return [...stages]
+    .map(
+      ([stage, totals]) =>
+        `${stage} ${totals.calls} call${totals.calls === 1 ? '' : 's'} ${kb(totals.sent)} KB (${kb(totals.system)} system)`,
+    )
+    .join('; ');
+}
+
 export function printRecording(name: string, calls: RecordedCall[]): void {
   const sizes = callSizes(calls, callLabel);
   console.log(`${name}: ${sizes.length} calls`);
@@ -82,6 +115,7 @@ export function printRecording(name: string, calls: RecordedCall[]): void {
   console.log(
     `  total ${total} characters sent; ${shared} (${share(shared)}) repeat an earlier call's prefix (${total - shared} new); ${marked} (${share(marked)}) behind an earlier call's cache mark (${total - marked} uncached)`,
   );
+  console.log(`  by stage: ${stageTotals(sizes)}`);
   const paper = condensation(calls);
   console.log(
     `  paper: ${paper.full} characters in planning, ${paper.condensed} condensed for the later stages (${paper.names.join(', ') || 'nothing condensed'})`,

@@ -9,15 +9,11 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib/median.js';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repository, 'bin', 'codify.js');
 const runs = 9;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** Milliseconds from spawning `node bin/codify.js ARGS` to its exit, once. */
 function timeOnce(args: string[]): number {

@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { callSizes, readRecording, type CallSize, type RecordedCall } from './lib/prompt-sizes.js';
+import { median } from './lib/median.js';
 
 const folder = resolve(fileURLToPath(import.meta.url), '../../examples/recordings');
 
@@ -59,15 +60,6 @@ const kb = (chars: number) => `${(chars / 1000).toFixed(1)} KB`;
 /** The agent strategy's implement sessions (the others are named for their strategy). */
 export const isAgentSession = (file: string): boolean =>
   modeOf(file) === 'implement' && !/-(single-call|prescribed-plan)\.jsonl$/.test(file);
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 export function runBench(): Promise<void> {
   const files = readdirSync(folder)

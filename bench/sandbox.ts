@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../src/sandbox/index.js';
 import { defaultLimits, type ExecutionRequest, type Sandbox } from '../src/sandbox/types.js';
+import { median } from './lib/median.js';
 
 const interpreter = '/usr/bin/python3';
 const startRuns = 30;
@@ -30,14 +31,6 @@ def primes_below(limit):
 
 print(len(primes_below(150_000)))
 `;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 function plainPython(): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRunEdits } from '../../src/server/run-edits.js';
-import type { Task } from '../../src/tasks/types.js';
+import { loadTask } from '../../src/tasks/load-task.js';
 import { createWorkspace } from '../../src/workspace/create-workspace.js';
 
 const starter = 'import sys\nprint("starter")\n';
@@ -14,19 +14,8 @@ describe('the Edits tab of a run whose first edit saved the starter under a new 
     const taskDir = join(runDir, 'task');
     mkdirSync(taskDir);
     writeFileSync(join(taskDir, 'starter_code.py'), starter);
-    const task: Task = {
-      dir: taskDir,
-      name: 'demo',
-      format: 'codify',
-      entrypoint: 'starter_code.py',
-      output: 'methodology_implementation.py',
-      args: [],
-      timeoutS: 60,
-      pythonRequires: [],
-      network: false,
-      files: { methodology: 'Use a better model.\n', starterCode: starter, subparts: [] },
-      inputFiles: ['starter_code.py'],
-    };
+    writeFileSync(join(taskDir, 'methodology_description.txt'), 'Use a better model.\n');
+    const task = await loadTask(taskDir);
     const workspace = await createWorkspace({ task, runDir });
     await workspace.write(
       'methodology_implementation.py',

@@ -50,12 +50,12 @@ export function remember(
 export async function summarizeFolded(session: AgentSession, step: number): Promise<void> {
   const { state, options } = session;
   const folded = lastFoldedStep(step - 1, options.shortTermSteps);
-  const due = (state.unsummarized ?? []).filter((pending) => pending.step <= folded);
-  for (const pending of due) {
-    const summary = await summarizeStep(session.models, pending, options.observationCharLimit);
-    const index = state.researchLog.findIndex((entry) => entryStep(entry) === pending.step);
+  const pending = state.unsummarized ?? [];
+  for (const due of pending.filter((left) => left.step <= folded)) {
+    const summary = await summarizeStep(session.models, due, options.observationCharLimit);
+    const index = state.researchLog.findIndex((entry) => entryStep(entry) === due.step);
     if (index === -1) state.researchLog.push(summary);
     else state.researchLog[index] = summary;
-    state.unsummarized = (state.unsummarized ?? []).filter((left) => left.step !== pending.step);
   }
+  state.unsummarized = pending.filter((left) => left.step > folded);
 }

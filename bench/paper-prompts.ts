@@ -19,13 +19,10 @@ const papers = ['mixup-tabular', 'random-fourier-features', 'seq-transformer'];
 function callLabel(call: RecordedCall): string {
   const last = call.messages.at(-1)?.content ?? '';
   const file = /file `([^`]+)`/.exec(last)?.[1];
-  if (/^Write the detailed logic analysis/.test(last)) return `analyze ${file ?? '?'}`;
-  if (/Write the complete file/.test(last)) return `generate ${file ?? '?'}`;
+  if (/^Write the file `/.test(last)) return `write ${file ?? '?'}`;
   if (/^Write the overall plan/.test(last)) return 'plan-overall';
-  if (/^Now design the repository's architecture/.test(last)) return 'plan-architecture';
-  if (/^Now the logic design/.test(last)) return 'plan-logic';
+  if (/^Now design the repository/.test(last)) return 'plan-design';
   if (/^Now the configuration/.test(last)) return 'plan-config';
-  if (/^Now map every experiment/.test(last)) return 'plan-experiments';
   if (/^Write the reproduction checklist/.test(last)) return 'plan-rubric';
   if (/A grader checked the repository/.test(last)) return `self-check fix ${file ?? '?'}`;
   if (/^You grade one requirement/.test(last)) return 'self-check grade';
@@ -58,12 +55,11 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
-/** The stage a call belongs to, from its label: planning, checklist, analysis, generation, self-check, README. */
+/** The stage a call belongs to, from its label: planning, checklist, write (analysis and code per file), self-check, README. */
 function stageOf(label: string): string {
   if (label === 'plan-rubric') return 'checklist';
   if (label.startsWith('plan-')) return 'planning';
-  if (label.startsWith('analyze ')) return 'analysis';
-  if (label.startsWith('generate ')) return 'generation';
+  if (label.startsWith('write ')) return 'write';
   if (label.startsWith('self-check')) return 'self-check';
   if (label === 'readme') return 'README';
   return 'other';

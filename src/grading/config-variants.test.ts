@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { variantChanges, withVariantsAsChanges } from './config-variants.js';
+import { settingChanges, variantChanges, withVariantsAsChanges } from './config-variants.js';
 
 const base = [
   '# The full reproduction.',
@@ -31,16 +31,45 @@ describe('configuration variants for a judge', () => {
         '+ 5:   dropout: 0.0',
       ].join('\n'),
     );
+  });
+
+  it("shows a YAML variant as its changed settings with config.yaml's value beside each", () => {
+    const listed = variant
+      .replace('seeds: [0, 1, 2, 3, 4]', 'seeds: [0]')
+      .replace('  batch_size: 32\n', '')
+      .concat('extra:\n  flag: true\n');
+    expect(settingChanges(base, listed)).toBe(
+      [
+        '# Table 2, row "no dropout"',
+        'seeds: [0] (config.yaml: [0,1,2,3,4])',
+        'model.dropout: 0 (config.yaml: 0.1)',
+        'extra.flag: true (not in config.yaml)',
+        'train.batch_size: not set (config.yaml: 32)',
+      ].join('\n'),
+    );
+    expect(settingChanges(base, base)).toContain('(no setting differs)');
+    // A long value of config.yaml is named by its size beside a change, not repeated.
+    const ablations = Array.from(
+      { length: 10 },
+      (_, index) => `  - name: ablation-number-${index}`,
+    );
+    const withList = `${base}ablations:\n${ablations.join('\n')}\n`;
+    expect(settingChanges(withList, `${base}ablations: []\n`)).toContain(
+      'ablations: [] (config.yaml: a list of 10 items)',
+    );
+    expect(settingChanges('- a\n', base)).toBeUndefined();
     const files = withVariantsAsChanges([
       { path: 'config.yaml', content: base },
       { path: 'configs/no-dropout.yaml', content: variant },
+      { path: 'config_smoke.yaml', content: variant.replace('epochs: 100', 'epochs: 1') },
       { path: 'train.py', content: 'print(1)\n' },
     ]);
     expect(files[0]?.content).toBe(base);
-    expect(files[1]?.content).toContain('config.yaml with these lines changed');
-    expect(files[1]?.content).toContain('+ 5:   dropout: 0.0');
+    expect(files[1]?.content).toContain('config.yaml with these settings changed');
+    expect(files[1]?.content).toContain('model.dropout: 0 (config.yaml: 0.1)');
     expect(files[1]?.content).not.toContain('batch_size');
-    expect(files[2]?.content).toBe('print(1)\n');
+    expect(files[2]?.content).toContain('train.epochs: 1 (config.yaml: 100)');
+    expect(files[3]?.content).toBe('print(1)\n');
   });
 
   it('keeps a variant whole when there is no config.yaml or its changes are as long as it', () => {

@@ -23,7 +23,7 @@ export interface CondensedPaper {
   condensed: string[];
 }
 
-interface Block {
+export interface Block {
   heading: string;
   level: number;
   /** The heading line as written, e.g. `## 2 Method`. */
@@ -48,7 +48,7 @@ const squash = (text: string) =>
     .trim();
 
 /** Splits rendered Markdown into heading blocks; `#` lines inside fences are not headings. */
-function splitBlocks(text: string): { preamble: string[]; blocks: Block[] } {
+export function splitBlocks(text: string): { preamble: string[]; blocks: Block[] } {
   const preamble: string[] = [];
   const blocks: Block[] = [];
   let fenced = false;
@@ -75,7 +75,7 @@ function splitBlocks(text: string): { preamble: string[]; blocks: Block[] } {
  * The heading without its number: `2.1 Model` → `Model`, `A.2 Proofs` → `Proofs`;
  * `Appendix A: Checklist` and `A Simple Baseline` stay.
  */
-const bareHeading = (heading: string) =>
+export const bareHeading = (heading: string) =>
   heading.replace(/^(\d+(\.\d+)*|[A-Z](\.\d+)+|[A-Z]\.)\.?\s+(?=\S)/, '');
 
 /** A number that says something (a setting, a size), not a citation's year or a bracket reference. */

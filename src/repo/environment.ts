@@ -1,7 +1,7 @@
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import type { Plan } from './planning.js';
-import { stableSystem } from './stable-context.js';
+import { stableSystem, type SharedContext } from './stable-context.js';
 import { askValidated } from './structured-answer.js';
 
 /** The smoke command and the full reproduction, as the README and reproduce.sh state them. */
@@ -33,7 +33,7 @@ export function reproduceScript(plan: Plan): string {
 export async function writeReadme(
   models: ModelCaller,
   plan: Plan,
-  context: { paper: string; design: string; config: string; smokeConfig: string },
+  context: SharedContext,
   written: { title: string; code: string },
   options: { maxAttempts?: number } = {},
 ): Promise<string> {

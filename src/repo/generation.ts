@@ -5,7 +5,9 @@ import type { Plan } from './planning.js';
 import { pythonInterface } from './python-interface.js';
 import { pythonSyntaxError } from './python-syntax.js';
 import { isTestFile } from './requirements.js';
-import { stableSystem } from './stable-context.js';
+import { experimentsSection } from './later-context.js';
+import { paperSections } from './paper-sections.js';
+import { stableSystem, type SharedContext } from './stable-context.js';
 import { askValidated } from './structured-answer.js';
 
 export interface GeneratedFile {
@@ -115,72 +117,133 @@ export interface GenerationOptions {
   environment: string;
   earlierBudgetChars: number;
   maxAttempts?: number;
-  onFile?: (file: GeneratedFile, view: EarlierFilesView) => void;
+  onFile?: (file: WrittenFile, view: EarlierFilesView) => void;
 }
 
-/** What the stages after planning share, the system prompt of each of their calls. */
-export interface StageContext {
-  /** The paper as the stages after planning see it (condensed). */
-  paper: string;
-  design: string;
-  config: string;
-  smokeConfig: string;
+/** The paper as the write stage reads it: whole (for the sections a file names) and condensed. */
+export interface PaperTexts {
+  full: string;
+  /** The condensed paper, for a file whose plan names no section (a plan from before they were asked for). */
+  condensed: string;
+}
+
+export interface WrittenFile extends GeneratedFile {
+  /** The analysis the answer gave before the code (empty when it gave none). */
+  analysis: string;
 }
 
 /**
- * One call per file in dependency order; each answer must hold Python that compiles. The
- * system prompt is the analysis stage's, byte for byte, so one cached prefix serves both.
+ * The part of the paper a file's request shows: the sections its logic design names; none
+ * when it names none; the condensed paper when its plan does not say (or no name matches).
  */
-export async function generateFiles(
+export function paperForFile(plan: Plan, path: string, paper: PaperTexts): string {
+  const names = plan.logic.fileLogic.find((file) => file.path === path)?.paperSections;
+  if (names !== undefined && names.length === 0)
+    return 'The design names no section of the paper for it.';
+  const found = names === undefined ? undefined : paperSections(paper.full, names);
+  if (found !== undefined && found.text.length > 0) {
+    const unmatched =
+      found.unmatched.length === 0
+        ? ''
+        : ` (${found.unmatched.map((name) => `"${name}"`).join(', ')} matched no heading of the paper)`;
+    return `The paper's sections the design names for it${unmatched}:\n\n<paper-sections>\n${found.text}\n</paper-sections>`;
+  }
+  const why =
+    names === undefined
+      ? 'the design names no sections for this file'
+      : `the sections the design names (${names.join(', ')}) match no heading`;
+  return `The paper, condensed (${why}):\n\n<paper>\n${paper.condensed.trim()}\n</paper>`;
+}
+
+/** The analysis before the code, and the code: the longest ```python block of the answer. */
+export function splitWrittenFile(text: string): { analysis: string; code: string } | undefined {
+  const code = extractCode(text);
+  if (code === undefined) return undefined;
+  const blocks = [...text.matchAll(/```python[^\n]*\n([\s\S]*?)```/gi)];
+  const longest = blocks.sort((a, b) => (b[1] ?? '').length - (a[1] ?? '').length)[0];
+  const before = longest === undefined ? '' : text.slice(0, longest.index);
+  // A closing heading over the code ("## Code") belongs to neither.
+  const analysis = before.replace(
+    /\n#{1,4}\s*(the\s+)?(code|file|implementation)\b[^\n]*\s*$/i,
+    '',
+  );
+  return { analysis: analysis.trim(), code };
+}
+
+/**
+ * The write stage: one call per file in dependency order, which gives the file's analysis
+ * and then the whole file; the code must compile. Each request holds the file's logic, the
+ * paper's sections it implements and the files it imports (the experiment list too for the
+ * entry point); the system prompt is the same for every file, the README and the
+ * self-check's rewrite, so one cached prefix serves them all.
+ */
+export async function writeFiles(
   models: ModelCaller,
   plan: Plan,
-  context: StageContext,
-  analyses: Map<string, string>,
+  context: SharedContext,
+  paper: PaperTexts,
   options: GenerationOptions,
-): Promise<GeneratedFile[]> {
-  const written: GeneratedFile[] = [];
+): Promise<WrittenFile[]> {
+  const written: WrittenFile[] = [];
   const system = stableSystem(context);
   for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
     const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '';
-    const description = `${logic}\n${analyses.get(path) ?? ''}`;
-    const keepWhole = isTestFile(path)
-      ? testedFiles(
-          path,
-          description,
-          written.map((file) => file.path),
-        )
-      : [];
-    // Only the files it imports (and what they import): the rest is not its interface.
-    const direct = dependenciesOf(plan, path, description);
-    const shown =
-      direct === undefined
-        ? written
-        : written.filter((file) =>
-            [...dependencyClosure(plan, path, direct), ...keepWhole].includes(file.path),
-          );
-    const view =
-      direct !== undefined && shown.length === 0
-        ? { text: 'It imports no other file of the repository.', asInterface: [] }
-        : earlierFilesView(
-            shown,
-            options.earlierBudgetChars,
-            new Set(keepWhole),
-            direct === undefined
-              ? undefined
-              : 'The files it imports from, and theirs (import from them by these names):',
-          );
-    const prompt = loadPrompt('repo-generate', {
-      earlier: view.text,
+    const view = earlierView(plan, path, logic, written, options.earlierBudgetChars);
+    const prompt = loadPrompt('repo-write', {
       path,
-      analysis: analyses.get(path) ?? '(no analysis)',
+      logic: logic.trim() || '(the design gives no logic for it)',
+      paper: paperForFile(plan, path, paper),
+      earlier: view.text,
+      experiments: path === plan.logic.entryPoint ? `\n${experimentsSection(plan)}\n` : '',
       environment: options.environment,
     });
-    const result = await askForFile(models, system, prompt, path, `generate ${path}`, options);
-    const file = { path, content: result.value };
+    let analysis = '';
+    const result = await askForFile(models, system, prompt, path, `write ${path}`, {
+      ...options,
+      onAnswer: (text) => {
+        analysis = splitWrittenFile(text)?.analysis ?? '';
+      },
+    });
+    const file = { path, content: result.value, analysis };
     written.push(file);
     options.onFile?.(file, view);
   }
   return written;
+}
+
+/** The earlier files a file's request shows: those it imports (and theirs), tested files whole. */
+function earlierView(
+  plan: Plan,
+  path: string,
+  logic: string,
+  written: readonly GeneratedFile[],
+  budgetChars: number,
+): EarlierFilesView {
+  const keepWhole = isTestFile(path)
+    ? testedFiles(
+        path,
+        logic,
+        written.map((file) => file.path),
+      )
+    : [];
+  // Only the files it imports (and what they import): the rest is not its interface.
+  const direct = dependenciesOf(plan, path, logic);
+  const shown =
+    direct === undefined
+      ? written
+      : written.filter((file) =>
+          [...dependencyClosure(plan, path, direct), ...keepWhole].includes(file.path),
+        );
+  if (direct !== undefined && shown.length === 0)
+    return { text: 'It imports no other file of the repository.', asInterface: [] };
+  return earlierFilesView(
+    [...shown],
+    budgetChars,
+    new Set(keepWhole),
+    direct === undefined
+      ? undefined
+      : 'The files it imports from, and theirs (import from them by these names):',
+  );
 }
 
 /** Asks for one whole file until it holds Python that compiles and leaves nothing unimplemented. */
@@ -190,7 +253,7 @@ async function askForFile(
   prompt: string,
   path: string,
   label: string,
-  options: { interpreter: string; maxAttempts?: number },
+  options: { interpreter: string; maxAttempts?: number; onAnswer?: (text: string) => void },
 ): Promise<{ value: string }> {
   return askValidated(
     models,
@@ -203,6 +266,7 @@ async function askForFile(
     },
     async (text) => {
       const code = extractCode(text);
+      options.onAnswer?.(text);
       if (code === undefined) return 'the answer holds no ```python block';
       if (/\b(TODO|NotImplementedError)\b/.test(code)) {
         return 'the file leaves parts unimplemented (TODO or NotImplementedError); implement every function';
@@ -219,94 +283,30 @@ async function askForFile(
 
 /**
  * The self-check's fix: one file written again with the requirements a grader found unmet
- * in it, seeing every file of the repository (the others in full while they fit).
+ * in it, seeing every file of the repository (the others in full while they fit) and the
+ * paper's sections the design names for it.
  */
 export async function rewriteFile(
   models: ModelCaller,
-  context: StageContext,
+  context: SharedContext,
   files: GeneratedFile[],
-  target: string,
-  failed: string,
+  target: { path: string; failed: string; paper: string },
   options: { interpreter: string; earlierBudgetChars: number; maxAttempts?: number },
 ): Promise<GeneratedFile> {
+  const { path } = target;
   // The file being rewritten goes last and stays whole: the answer starts from its text.
   const ordered = [
-    ...files.filter((file) => file.path !== target),
-    ...files.filter((file) => file.path === target),
+    ...files.filter((file) => file.path !== path),
+    ...files.filter((file) => file.path === path),
   ];
-  const view = earlierFilesView(ordered, options.earlierBudgetChars, new Set([target]));
-  const prompt = loadPrompt('repo-selfcheck-fix', { earlier: view.text, path: target, failed });
+  const view = earlierFilesView(ordered, options.earlierBudgetChars, new Set([path]));
+  const prompt = loadPrompt('repo-selfcheck-fix', {
+    earlier: view.text,
+    path,
+    failed: target.failed,
+    paper: target.paper,
+  });
   const system = stableSystem(context);
-  const result = await askForFile(
-    models,
-    system,
-    prompt,
-    target,
-    `self-check fix ${target}`,
-    options,
-  );
-  return { path: target, content: result.value };
-}
-
-/**
- * The analyses the next file's analysis builds on: those of the files it imports from, or,
- * for a plan that lists no imports, every analysis written so far.
- */
-function earlierAnalyses(
-  analyses: Map<string, string>,
-  dependencies: string[] | undefined,
-): string {
-  if (dependencies === undefined) {
-    if (analyses.size === 0) return 'It is the first file analysed; no analyses are written yet.';
-    const parts = [...analyses].map(([path, text]) => `### ${path}\n${text}`);
-    return `The analyses of the files before it, whose names it may import:\n\n${parts.join('\n\n')}`;
-  }
-  const parts = dependencies
-    .filter((path) => analyses.has(path))
-    .map((path) => `### ${path}\n${analyses.get(path) ?? ''}`);
-  if (parts.length === 0) return 'It imports from no other file of the repository.';
-  return `The analyses of the files it imports from (use their names as they give them):\n\n${parts.join('\n\n')}`;
-}
-
-/**
- * Analysis: one call per file, the detailed logic of that file within the design, each
- * seeing the analyses of the files it imports from. Its purpose and logic are in the
- * design of the system prompt, so they are not sent again.
- */
-export async function analyzeFiles(
-  models: ModelCaller,
-  plan: Plan,
-  paperText: string,
-  design: string,
-  configs: { config: string; smokeConfig: string },
-  options: { maxAttempts?: number } = {},
-): Promise<Map<string, string>> {
-  const analyses = new Map<string, string>();
-  const system = stableSystem({ paper: paperText, design, ...configs });
-  for (const path of plan.logic.order.filter((file) => file.endsWith('.py'))) {
-    const logic = plan.logic.fileLogic.find((file) => file.path === path)?.logic ?? '';
-    const result = await askValidated(
-      models,
-      {
-        role: 'planner',
-        system,
-        messages: [
-          {
-            role: 'user',
-            content: loadPrompt('repo-analysis', {
-              path,
-              earlier: earlierAnalyses(analyses, dependenciesOf(plan, path, logic)),
-            }),
-          },
-        ],
-        label: `analyze ${path}`,
-        expect: `Markdown: the detailed logic of ${path}.`,
-      },
-      (text) =>
-        text.trim().length < 40 ? 'the analysis is empty or too short' : { value: text.trim() },
-      { maxAttempts: options.maxAttempts },
-    );
-    analyses.set(path, result.value);
-  }
-  return analyses;
+  const result = await askForFile(models, system, prompt, path, `self-check fix ${path}`, options);
+  return { path, content: result.value };
 }

@@ -15,13 +15,11 @@ import { checkRepository, type Checked } from './verify-stage.js';
 import { findCodeDefaults } from './code-defaults.js';
 import { selfCheckStage, type SelfCheckResult } from './self-check.js';
 import {
-  analysesCodec,
-  analyzeStage,
   condenseForLaterStages,
   environmentStage,
-  generateStage,
   planStage,
   targetEnvironmentStage,
+  writeStage,
   type Generated,
 } from './write-stages.js';
 
@@ -44,7 +42,7 @@ export function checkOutputFolder(dir: string): string | undefined {
 }
 
 /**
- * PaperCoder's stages — plan, analyze, generate — then environment, install and verify,
+ * PaperCoder's stages — plan, then analysis and code per file — then environment, install and verify,
  * one commit each. A resumed run returns the stages it finished from their stored results
  * (their files are in their commits) and redoes the rest.
  */
@@ -55,13 +53,6 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
     planStage(work),
   );
   const condensed = condenseForLaterStages(work, plan);
-  const analyses = await committedStage(
-    work,
-    'analyze',
-    'logic analysis per file',
-    () => analyzeStage(work, plan, condensed.text),
-    analysesCodec,
-  );
   const target = await work.stages.run(
     'target-environment',
     () => targetEnvironmentStage(work, plan),
@@ -74,8 +65,8 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
   const generated = await committedStage(
     work,
     'generate',
-    `${plan.logic.order.length} files in dependency order`,
-    () => generateStage(work, plan, analyses, target, condensed.text),
+    `analysis and code of ${plan.logic.order.length} files in dependency order`,
+    () => writeStage(work, plan, target, condensed.text),
   );
   const selfCheck =
     options.selfCheck === true
@@ -87,7 +78,7 @@ export async function paperToRepository(options: PaperToRepoOptions): Promise<Pa
         )
       : undefined;
   await committedStage(work, 'environment', 'requirements.txt, reproduce.sh and README', () =>
-    environmentStage(work, plan, condensed.text),
+    environmentStage(work, plan),
   );
   const checked = await checkRepository(work, plan);
   return writeReport(work, plan, condensed, generated, checked, selfCheck);

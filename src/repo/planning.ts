@@ -2,12 +2,10 @@ import type { z } from 'zod';
 import type { ChatMessage, ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import {
-  architectureSchema,
-  configSchema,
   critiqueSchema,
-  experimentsSchema,
-  logicDesignSchema,
+  designSchema,
   rubricJsonSchema,
+  settingsSchema,
   type Architecture,
   type ConfigAnswer,
   type Experiment,
@@ -133,15 +131,25 @@ function configProblem(value: ConfigAnswer, quoteSource: string): string | undef
   return undefined;
 }
 
-/** One conversation: overall plan → architecture → logic design → config, each checked. */
+/** One conversation: overall plan → design (architecture and logic) → config and experiments, each checked. */
 export async function planRepository(
   models: ModelCaller,
   paperText: string,
-  options: { selfRefine: boolean; maxAttempts?: number; quoteSource?: string },
+  options: {
+    selfRefine: boolean;
+    maxAttempts?: number;
+    quoteSource?: string;
+    /** The interpreter and package versions the code will run on, as planning states them. */
+    environment?: string;
+  },
 ): Promise<Plan> {
   const quoteSource = options.quoteSource ?? paperText;
-  // The paper sits in the system prompt: the one prefix every planning call shares.
-  const system = stableSystem({ paper: paperText });
+  // The paper (and the environment) sit in the system prompt: the one prefix every
+  // planning call shares.
+  const system = stableSystem({
+    paper: paperText,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+  });
   const conversation = new PlanningConversation(models, system, options.maxAttempts);
   const overall = await conversation.validated(
     'repo-plan-overall',
@@ -150,44 +158,32 @@ export async function planRepository(
     parseOverallPlan,
     'Give the whole plan again with every section.',
   );
-  const architecture = await conversation.structured(
-    'repo-plan-architecture',
-    'plan-architecture',
-    'One ```json block: the architecture.',
-    architectureSchema,
+  const { architecture, logic } = await conversation.structured(
+    'repo-plan-design',
+    'plan-design',
+    'One ```json block: the design.',
+    designSchema,
   );
-  const logic = await conversation.structured(
-    'repo-plan-logic',
-    'plan-logic',
-    'One ```json block: the logic design.',
-    logicDesignSchema(architecture),
-  );
-  const config = await conversation.structured(
+  const settings = await conversation.structured(
     'repo-plan-config',
     'plan-config',
-    'One ```json block: config entries.',
-    configSchema,
+    'One ```json block: config entries, smoke overrides and experiments.',
+    settingsSchema,
     (value) => configProblem(value, quoteSource),
   );
-  const configConversation = conversation.messages;
-  const experiments = await conversation.structured(
-    'repo-plan-experiments',
-    'plan-experiments',
-    "One ```json block: the paper's experiments.",
-    experimentsSchema,
-  );
+  const { experiments, ...config } = settings;
   const rubric = await planRubric(models, system, options);
   let plan: Plan = {
     overall,
     architecture,
     logic,
     config,
-    experiments: experiments.experiments,
+    experiments,
     rubric,
     dropped: [],
   };
   if (options.selfRefine)
-    plan = await refinePlan(models, system, configConversation, plan, options);
+    plan = await refinePlan(models, system, conversation.messages, plan, options);
   return withTracedConfig(plan, quoteSource);
 }
 
@@ -251,52 +247,34 @@ async function refinePlan(
     ...critique.messages,
     { role: 'user', content: loadPrompt('repo-revise', { artifact, problems }) },
   ];
-  const architecture = await askStructured(
+  const design = await askStructured(
     models,
-    {
-      role: 'planner',
-      system,
-      messages: revise('architecture design (JSON)'),
-      label: 'revise-architecture',
-    },
-    architectureSchema,
+    { role: 'planner', system, messages: revise('design (JSON)'), label: 'revise-design' },
+    designSchema,
     { maxAttempts: options.maxAttempts },
   );
-  const logic = await askStructured(
+  const settings = await askStructured(
     models,
     {
       role: 'planner',
       system,
       messages: [
-        ...architecture.messages,
+        ...design.messages,
         {
           role: 'user',
-          content: loadPrompt('repo-revise', { artifact: 'logic design (JSON)', problems }),
-        },
-      ],
-      label: 'revise-logic',
-    },
-    logicDesignSchema(architecture.value),
-    { maxAttempts: options.maxAttempts },
-  );
-  const config = await askStructured(
-    models,
-    {
-      role: 'planner',
-      system,
-      messages: [
-        ...logic.messages,
-        {
-          role: 'user',
-          content: loadPrompt('repo-revise', { artifact: 'configuration (JSON)', problems }),
+          content: loadPrompt('repo-revise', {
+            artifact: 'configuration and experiments (JSON)',
+            problems,
+          }),
         },
       ],
       label: 'revise-config',
     },
-    configSchema,
+    settingsSchema,
     { maxAttempts: options.maxAttempts },
   );
-  return { ...plan, architecture: architecture.value, logic: logic.value, config: config.value };
+  const { experiments, ...config } = settings.value;
+  return { ...plan, ...design.value, config, experiments };
 }
 
 /**

@@ -76,4 +76,33 @@ def build(config: Dict[str, int]) -> None:
     expect(result).toContain('def build(config: Dict[str, int]) -> None:\n    ...');
     expect(result).not.toContain('width =');
   });
+
+  it('leaves out private functions, methods and constants, and keeps dunders', () => {
+    const result = pythonInterface(`_MAX_TRIES = 5
+PUBLIC = 1
+
+
+@functools.cache
+def _pad(x):
+    """Pads."""
+    return x
+
+
+class Batch:
+    def __len__(self):
+        return 1
+
+    def _merge(self, other):
+        return other
+
+
+def collate(items):
+    return _pad(items)
+`);
+    expect(result).toContain('PUBLIC = 1');
+    expect(result).toContain('def __len__(self):');
+    expect(result).toContain('def collate(items):');
+    for (const hidden of ['_MAX_TRIES', '_pad', '_merge', 'functools.cache'])
+      expect(result).not.toContain(hidden);
+  });
 });

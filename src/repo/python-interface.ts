@@ -1,8 +1,10 @@
 /**
  * The interface of a Python file: imports, module constants (whole, however many lines
  * their value spans, and tuple assignments such as `PAD_ID, UNK_ID = 0, 1`), class and
- * function signatures with their docstrings, bodies replaced by `...`. Given to later files
- * instead of the full text once the full text no longer fits.
+ * function signatures with their docstrings, bodies replaced by `...`. Private functions,
+ * methods and constants (a leading `_`, dunders such as `__init__` kept) are left out: no
+ * other file calls them. Given to later files instead of the full text once the full text
+ * no longer fits.
  */
 export function pythonInterface(source: string): string {
   const lines = source.split('\n');
@@ -14,15 +16,19 @@ export function pythonInterface(source: string): string {
     if (definition) {
       const indent = definition[1] ?? '';
       const header = collectHeader(lines, index);
-      kept.push(...header.lines);
-      index = header.next;
-      const docstring = collectDocstring(lines, index);
-      kept.push(...docstring.lines);
+      const docstring = collectDocstring(lines, header.next);
       index = docstring.next;
-      if (!definition[2]?.startsWith('class')) kept.push(`${indent}    ...`);
+      const isFunction = !definition[2]?.startsWith('class');
+      if (isFunction && isPrivate(line)) {
+        // Its decorators were kept before it was known to be private.
+        while (/^\s*@/.test(kept.at(-1) ?? '')) kept.pop();
+        continue;
+      }
+      kept.push(...header.lines, ...docstring.lines);
+      if (isFunction) kept.push(`${indent}    ...`);
       continue;
     }
-    if (/^(import |from \S+ import )/.test(line) || isConstant(line)) {
+    if (/^(import |from \S+ import )/.test(line) || (isConstant(line) && !line.startsWith('_'))) {
       // A constant's value or a parenthesised import may span lines: keep them all.
       const statement = collectStatement(lines, index);
       kept.push(...statement.lines);
@@ -37,6 +43,12 @@ export function pythonInterface(source: string): string {
 }
 
 const constantName = '[A-Z_][A-Z0-9_]*';
+
+/** A `def` whose name has a leading underscore and is no dunder (`_pad`, not `__init__`). */
+function isPrivate(line: string): boolean {
+  const name = /\bdef\s+(\w+)/.exec(line)?.[1] ?? '';
+  return name.startsWith('_') && !/^__\w+__$/.test(name);
+}
 
 /** A module-level assignment to one or more UPPER_CASE names (`A = 1`, `A, B = 1, 2`, `A: int = 1`). */
 function isConstant(line: string): boolean {

@@ -28,6 +28,12 @@ export interface PaperToRepoOptions {
    * its tests'): the best candidate and the modules it lacks, or why none can run at all.
    * Default: `interpreter`, assumed to lack nothing.
    */
+  /**
+   * The interpreters the run may use, in the order it tries them: planning is told the
+   * one with the most of the usual packages. Default: none, and planning names no
+   * environment.
+   */
+  candidateInterpreters?: () => Promise<string[]>;
   chooseInterpreter?: (
     requires: string[],
   ) => Promise<{ path: string; missing: string[] } | { problem: string }>;

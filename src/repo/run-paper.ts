@@ -17,6 +17,7 @@ import { resolveRunsRoot } from '../runs/runs-root.js';
 import { createSandbox, defaultLimits, type SandboxKind } from '../sandbox/index.js';
 import { unusedGpuNotice } from '../sandbox/gpus.js';
 import {
+  candidateInterpreters,
   closestInterpreter,
   describeNoInterpreter,
   findInterpreter,
@@ -228,6 +229,7 @@ function pipelineOptions(
     network,
     skipVerify: settings.skipVerify ?? false,
     ...(settings.outDir === undefined ? {} : { outDir: settings.outDir }),
+    candidateInterpreters: () => candidateInterpreters(settings.python),
     chooseInterpreter: async (requires) => {
       const found = await findInterpreter(requires, settings.python);
       return (

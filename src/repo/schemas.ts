@@ -54,6 +54,8 @@ export function logicDesignSchema(architecture: Architecture) {
           logic: z.string().min(1),
           /** The files of the architecture it imports from: what its analysis and code are shown. */
           imports: z.array(relativePath).optional(),
+          /** The paper's sections it implements, by heading: what its analysis and code are shown of the paper. */
+          paperSections: z.array(z.string().min(1)).optional(),
         }),
       ),
       order: z.array(relativePath).min(1),
@@ -101,6 +103,75 @@ export function logicDesignSchema(architecture: Architecture) {
     });
 }
 export type LogicDesign = z.infer<ReturnType<typeof logicDesignSchema>>;
+
+/**
+ * The design in one answer: the architecture (approach, files, diagrams) and the logic
+ * design (each file's logic, imports and paper sections; order, packages, shared
+ * knowledge), checked as the two are.
+ */
+export const designSchema = z
+  .object({
+    implementationApproach: z.string().min(1),
+    files: z
+      .array(
+        z.object({
+          path: relativePath,
+          purpose: z.string().min(1),
+          logic: z.string().min(1),
+          imports: z.array(relativePath).optional(),
+          paperSections: z.array(z.string().min(1)).optional(),
+        }),
+      )
+      .min(1),
+    requiredPackages: z.array(
+      z.object({
+        name: z.string().min(1),
+        version: z.string().optional(),
+        importName: z.string().min(1),
+      }),
+    ),
+    order: z.array(relativePath).min(1),
+    sharedKnowledge: z.string(),
+    entryPoint: relativePath,
+    classDiagram: z.string(),
+    sequenceDiagram: z.string(),
+  })
+  .transform((design, context) => {
+    const architecture = architectureSchema.safeParse({
+      implementationApproach: design.implementationApproach,
+      files: design.files.map((file) => ({ path: file.path, purpose: file.purpose })),
+      classDiagram: design.classDiagram,
+      sequenceDiagram: design.sequenceDiagram,
+    });
+    if (!architecture.success) {
+      for (const issue of architecture.error.issues) context.addIssue({ ...issue, code: 'custom' });
+      return z.NEVER;
+    }
+    const logic = logicDesignSchema(architecture.data).safeParse({
+      requiredPackages: design.requiredPackages,
+      fileLogic: design.files.map(({ path, logic, imports, paperSections }) => ({
+        path,
+        logic,
+        ...(imports === undefined ? {} : { imports }),
+        ...(paperSections === undefined ? {} : { paperSections }),
+      })),
+      order: design.order,
+      sharedKnowledge: design.sharedKnowledge,
+      entryPoint: design.entryPoint,
+    });
+    if (!logic.success) {
+      for (const issue of logic.error.issues)
+        context.addIssue({
+          ...issue,
+          code: 'custom',
+          // The answer holds each file's logic under `files`.
+          path: issue.path.map((part) => (part === 'fileLogic' ? 'files' : part)),
+        });
+      return z.NEVER;
+    }
+    return { architecture: architecture.data, logic: logic.data };
+  });
+export type Design = z.output<typeof designSchema>;
 
 /** A config value as YAML holds it: a scalar, a list, or a nested mapping of values. */
 export type ConfigValue =
@@ -233,4 +304,9 @@ export const rubricJsonSchema = rubricJsonNode.superRefine((root, context) => {
       code: 'custom',
       message: `${leaves.length} leaves; keep the checklist to at most 40 (merge the finest ones)`,
     });
+});
+
+/** The configuration and the experiments map, asked in one answer. */
+export const settingsSchema = configSchema.extend({
+  experiments: experimentsSchema.shape.experiments,
 });

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { gradeRubric } from '../eval/judging/grade-rubric.js';
 import { repositoryFiles } from '../eval/judging/repository-files.js';
 import { scoreTree, type LeafGrade, type RubricNode } from '../eval/judging/rubric.js';
-import { renderConfigYaml } from './config-yaml.js';
-import { rewriteFile } from './generation.js';
-import { renderDesign, type Plan } from './planning.js';
+import { paperForFile, rewriteFile } from './generation.js';
+import { laterStageContext } from './later-context.js';
+import type { Plan } from './planning.js';
 import { writeRepoFile, type RepoWork } from './repo-work.js';
 import { isTestFile } from './requirements.js';
 import type { Experiment, RubricJsonNode } from './schemas.js';
@@ -95,7 +95,7 @@ function judgedFiles(work: RepoWork) {
 export async function selfCheckStage(
   work: RepoWork,
   plan: Plan,
-  condensedText: string,
+  condensed: string,
 ): Promise<SelfCheckResult> {
   const tree = codeDevelopmentTree(rubricFromJson(plan.rubric));
   if (tree === undefined)
@@ -128,13 +128,8 @@ export async function selfCheckStage(
     const path = leafGrade === undefined ? plan.logic.entryPoint : fixTarget(plan, leafGrade);
     byFile.set(path, [...(byFile.get(path) ?? []), failed.id]);
   }
-  // The system prompt of analysis and generation: the condensed paper, design and configs.
-  const context = {
-    paper: condensedText,
-    design: renderDesign(plan),
-    config: renderConfigYaml(plan.config),
-    smokeConfig: renderConfigYaml(plan.config, true),
-  };
+  // The system prompt of the write stage, so its cached prefix serves the rewrite too.
+  const context = laterStageContext(plan);
   for (const [path, ids] of byFile) {
     const failed = before.failed
       .filter((item) => ids.includes(item.id))
@@ -143,10 +138,17 @@ export async function selfCheckStage(
     const files = plan.logic.order
       .filter((file) => file.endsWith('.py'))
       .map((file) => ({ path: file, content: readFileSync(join(work.repoDir, file), 'utf8') }));
-    const rewritten = await rewriteFile(work.models, context, files, path, failed, {
-      interpreter: work.options.interpreter,
-      earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
-    });
+    const paper = paperForFile(plan, path, { full: work.options.paperText, condensed });
+    const rewritten = await rewriteFile(
+      work.models,
+      context,
+      files,
+      { path, failed, paper },
+      {
+        interpreter: work.options.interpreter,
+        earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
+      },
+    );
     writeRepoFile(work, path, rewritten.content, 'code');
     result.fixed.push({ path, leaves: ids });
   }

@@ -8,6 +8,8 @@ export interface SharedContext {
   config?: string;
   /** config_smoke.yaml as written. */
   smokeConfig?: string;
+  /** The interpreter and package versions the code will run on (planning). */
+  environment?: string;
 }
 
 /**
@@ -26,6 +28,9 @@ export function stableSystem(context: SharedContext): string {
     context.smokeConfig === undefined
       ? undefined
       : `<config_smoke.yaml>\n${context.smokeConfig.trim()}\n</config_smoke.yaml>`,
+    context.environment === undefined
+      ? undefined
+      : `<target-environment>\nThe code runs on this interpreter (verify installs what it lacks when the network allows); the design and requirements ask only for versions that fit it:\n${context.environment.trim()}\n</target-environment>`,
     context.paper === undefined ? undefined : `<paper>\n${context.paper.trim()}\n</paper>`,
   ].filter((block) => block !== undefined);
   const system = loadPrompt('repo-system').trim();

@@ -84,3 +84,31 @@ export function describeTargetEnvironment(environment: TargetEnvironment): strin
   if (environment.packages.length === 0) lines.push('- the standard library only');
   return lines.join('\n');
 }
+
+/** The packages a paper's code most often uses, probed before planning. */
+export const usualPackages: readonly RequiredPackage[] = [
+  { name: 'torch', importName: 'torch' },
+  { name: 'torchvision', importName: 'torchvision' },
+  { name: 'numpy', importName: 'numpy' },
+  { name: 'scipy', importName: 'scipy' },
+  { name: 'scikit-learn', importName: 'sklearn' },
+  { name: 'pandas', importName: 'pandas' },
+  { name: 'PyYAML', importName: 'yaml' },
+  { name: 'matplotlib', importName: 'matplotlib' },
+];
+
+/**
+ * The machine as planning is told it: the interpreter that has the most of the usual
+ * packages (the one verify would choose for code that uses them) and the versions it has,
+ * so the design asks for versions that are there. Packages it lacks are not named: which
+ * of them the code needs is for the design to say.
+ */
+export function describePlanningEnvironment(environment: TargetEnvironment): string {
+  const installed = environment.packages.filter((pkg) => pkg.version !== null);
+  return [
+    `- Python ${environment.python}`,
+    installed.length === 0
+      ? '- none of the usual packages (torch, numpy, scikit-learn…) is installed'
+      : `- installed: ${installed.map((pkg) => `${pkg.name} ${pkg.version ?? ''}`).join(', ')}`,
+  ].join('\n');
+}

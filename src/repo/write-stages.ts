@@ -4,14 +4,17 @@ import { condensePaper, designTerms, type CondensedPaper } from './condensed-pap
 import { quotedEntries, renderConfigYaml } from './config-yaml.js';
 import { reproduceScript, smokeCommand, writeReadme } from './environment.js';
 import { experimentConfigs, experimentsReadmeSection } from './experiments.js';
-import { analyzeFiles, earlierFilesView, generateFiles } from './generation.js';
+import { earlierFilesView, writeFiles } from './generation.js';
+import { laterStageContext } from './later-context.js';
 import { mergeGitignore } from './gitignore.js';
 import { planRepository, renderDesign, type Plan } from './planning.js';
 import { writeRepoFile, type RepoWork } from './repo-work.js';
 import { devRequirementsFile, requirementsFile, splitRequirements } from './requirements.js';
 import {
+  describePlanningEnvironment,
   describeTargetEnvironment,
   probeTargetEnvironment,
+  usualPackages,
   type TargetEnvironment,
 } from './target-environment.js';
 
@@ -26,12 +29,33 @@ function designOf(plan: Plan) {
   };
 }
 
-/** Plan: overall plan, architecture, logic design and config, written under docs/ and as YAML. */
+/**
+ * The environment planning is told: of the interpreters the run may use, the one with the
+ * most of the usual packages installed (the first on ties), and their versions there, read
+ * from package metadata (nothing is imported). Undefined when the run names no candidates
+ * (a library caller) or none can be probed: planning then names no environment.
+ */
+async function planningEnvironment(work: RepoWork): Promise<string | undefined> {
+  const candidates = (await work.options.candidateInterpreters?.()) ?? [];
+  let best: TargetEnvironment | undefined;
+  const installed = (found: TargetEnvironment) =>
+    found.packages.filter((pkg) => pkg.version !== null).length;
+  for (const path of candidates) {
+    const found = await probeTargetEnvironment(path, usualPackages).catch(() => undefined);
+    if (found !== undefined && (best === undefined || installed(found) > installed(best)))
+      best = found;
+  }
+  return best === undefined ? undefined : describePlanningEnvironment(best);
+}
+
+/** Plan: overall plan, design, config and experiments, written under docs/ and as YAML. */
 export async function planStage(work: RepoWork): Promise<Plan> {
   const { options } = work;
+  const environment = await planningEnvironment(work);
   const plan = await planRepository(work.models, options.paperText, {
     selfRefine: options.selfRefine,
     quoteSource: options.fullPaperText ?? options.paperText,
+    ...(environment === undefined ? {} : { environment }),
   });
   writeRepoFile(work, 'docs/plan.md', `${plan.overall}\n`, 'plan');
   writeRepoFile(work, 'docs/design.md', `${renderDesign(plan, { diagrams: true })}\n`, 'design');
@@ -69,46 +93,35 @@ export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPap
   return condensed;
 }
 
-/** Analysis: the detailed logic of each file, written under docs/analysis/. */
-export async function analyzeStage(
-  work: RepoWork,
-  plan: Plan,
-  condensedText: string,
-): Promise<Map<string, string>> {
-  const { design, configs } = designOf(plan);
-  const analyses = await analyzeFiles(work.models, plan, condensedText, design, configs);
-  for (const [path, text] of analyses)
-    writeRepoFile(work, `docs/analysis/${path.replace(/\.py$/, '')}.md`, `${text}\n`, 'analysis');
-  return analyses;
-}
-
-/** The analyses as a stored stage result (a Map is not JSON). */
-export const analysesCodec = {
-  save: (analyses: Map<string, string>): unknown => [...analyses],
-  load: (stored: unknown): Map<string, string> => new Map(stored as [string, string][]),
-};
-
 export interface Generated {
   /** Per file, the earlier files its prompt gave as interfaces only. */
   interfacesUsed: Record<string, string[]>;
 }
 
-/** Generation: each file in dependency order, written as it compiles. */
-export async function generateStage(
+/**
+ * Write: each file in dependency order, one call giving its analysis (under docs/analysis/)
+ * and its code, written as it compiles.
+ */
+export async function writeStage(
   work: RepoWork,
   plan: Plan,
-  analyses: Map<string, string>,
   target: TargetEnvironment,
   condensedText: string,
 ): Promise<Generated> {
-  const { design, configs } = designOf(plan);
   const interfacesUsed: Record<string, string[]> = {};
-  const context = { paper: condensedText, design, ...configs };
-  const files = await generateFiles(work.models, plan, context, analyses, {
+  const paper = { full: work.options.paperText, condensed: condensedText };
+  const files = await writeFiles(work.models, plan, laterStageContext(plan), paper, {
     interpreter: work.options.interpreter,
     environment: describeTargetEnvironment(target),
     earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
     onFile: (file, view) => {
+      if (file.analysis.length > 0)
+        writeRepoFile(
+          work,
+          `docs/analysis/${file.path.replace(/\.py$/, '')}.md`,
+          `${file.analysis}\n`,
+          'analysis',
+        );
       writeRepoFile(work, file.path, file.content, 'code');
       if (view.asInterface.length > 0) interfacesUsed[file.path] = view.asInterface;
     },
@@ -122,12 +135,7 @@ export async function generateStage(
 }
 
 /** Environment: requirements, reproduce.sh, .gitignore and the README the model writes. */
-export async function environmentStage(
-  work: RepoWork,
-  plan: Plan,
-  condensedText: string,
-): Promise<void> {
-  const { design, configs } = designOf(plan);
+export async function environmentStage(work: RepoWork, plan: Plan): Promise<void> {
   // Before any run: what the smoke run writes is ignored from the first run on. A .gitignore
   // the model wrote keeps its lines.
   const gitignore = join(work.repoDir, '.gitignore');
@@ -163,12 +171,10 @@ export async function environmentStage(
       const text = readFileSync(join(work.repoDir, path), 'utf8').trimEnd();
       return `### ${path}\n\`\`\`${language}\n${text}\n\`\`\``;
     });
-  const readme = await writeReadme(
-    work.models,
-    plan,
-    { paper: condensedText, design, ...configs },
-    { title: work.options.title, code: [code.text, ...scripts].join('\n\n') },
-  );
+  const readme = await writeReadme(work.models, plan, laterStageContext(plan), {
+    title: work.options.title,
+    code: [code.text, ...scripts].join('\n\n'),
+  });
   writeRepoFile(
     work,
     'README.md',

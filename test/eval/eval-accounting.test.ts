@@ -95,11 +95,14 @@ describe('codify eval: one accounting after a resume', () => {
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     const key = 'toy/agent/scripted/trial-2';
     // Trial 2's planner never answers step 2 (eval-child.ts): killed while it waits there.
+    // A run folder exists a moment before its events.jsonl: only a folder with a log is read.
     const waiting = () =>
-      runFolders(evalDir, key).some((dir) =>
-        readEvents(dir).events.some(
-          (event) => event.type === 'llm-start' && event.label === 'step 2',
-        ),
+      runFolders(evalDir, key).some(
+        (dir) =>
+          existsSync(join(dir, 'events.jsonl')) &&
+          readEvents(dir).events.some(
+            (event) => event.type === 'llm-start' && event.label === 'step 2',
+          ),
       );
     for (let waited = 0; !waiting() && waited < 90_000; waited += 50) await sleep(50);
     child.kill('SIGKILL');

@@ -132,9 +132,12 @@ describe('codify eval', () => {
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => resolve(signal)),
     );
+    // A run folder exists a moment before its events.jsonl: only a folder with a log is read.
     const secondStepOne = () =>
-      runFolders(evalDir, 'toy/agent/scripted/trial-2').some((dir) =>
-        readEvents(dir).events.some((event) => event.type === 'step-end' && event.step === 1),
+      runFolders(evalDir, 'toy/agent/scripted/trial-2').some(
+        (dir) =>
+          existsSync(join(dir, 'events.jsonl')) &&
+          readEvents(dir).events.some((event) => event.type === 'step-end' && event.step === 1),
       );
     for (let waited = 0; !secondStepOne() && waited < 90_000; waited += 50) await sleep(50);
     // Trial 2 now waits for ever on its second step.

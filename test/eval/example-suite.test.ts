@@ -16,16 +16,16 @@ const root = resolve(import.meta.dirname, '../..');
 /**
  * What a careful judge would need to see to grade each leaf 1: evidence in the prompt (the
  * files shown, or what the smoke run printed). The recorded repository standardizes with
- * training statistics, draws rng.beta(a, a), mixes the targets and keeps the
- * paper's settings; its smoke run prints every method's accuracy but only for seed 0.
+ * training statistics, draws rng.beta(alpha, alpha), mixes the targets and keeps the
+ * paper's settings; its smoke run prints every method's accuracy but over seeds 0 and 1 only.
  */
 const evidence: Record<string, RegExp> = {
-  standardize: /self\.mean = X\.mean\(axis=0\)/,
-  'beta-coefficient': /rng\.beta\(a, a\)/,
-  'mixed-targets': /lam \* Y \+ \(1\.0 - lam\) \* Y\[perm\]/,
+  standardize: /m = X_train\.mean\(axis=0\)/,
+  'beta-coefficient': /rng\.beta\(alpha, alpha\)/,
+  'mixed-targets': /y_mix = lam \* y_soft \+ \(1\.0 - lam\) \* y_soft\[perm\]/,
   hyperparameters: /^(?=[\s\S]*\blr: 0\.001)(?=[\s\S]*\bbatch_size: 32)/,
-  'smoke-run': /method=mixup_0\.2 accuracy=/,
-  'five-seeds': /seeds=\[0, 1, 2, 3, 4\]/,
+  'smoke-run': /method=mlp_mixup_alpha0\.2 accuracy=/,
+  'five-seeds': /method=mlp accuracy=\S+ .*seeds=5\b/,
 };
 
 /** What a judge request shows: the system prompt (paper and files, for rubric leaves) and the request. */

@@ -116,10 +116,10 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(group).toMatchObject({ item: 'wine', model: 'recorded', experimentsImproved: 2 });
     expect(group?.reviewOverall.mean).toBeCloseTo(3.665, 10);
     // The experiments' model calls count in the run's totals: 12 exploration calls (analysis,
-    // ideas, three reviews and a meta-review per idea, two verdicts) + 9 of the experiments
-    // (I1: Edit Script with its worker call, Execute Script, Final Answer; I2 the same and
-    // the summary of its edit's long diff; no step summaries, none left the steps in full).
-    expect(run?.llmCalls).toBe(21);
+    // ideas, three reviews and a meta-review per idea, two verdicts) + 8 of the experiments
+    // (each: Edit Script with its worker call, Execute Script, Final Answer; no step
+    // summaries, none left the steps in full).
+    expect(run?.llmCalls).toBe(20);
     // The progress line counted them as they were paid, the experiments' calls included.
     const progress = readEvents(evalDir).events.findLast(
       (event): event is EventOf<'eval-progress'> => event.type === 'eval-progress',

@@ -50,6 +50,12 @@ describe('experiment parts', () => {
       source: 'plan',
       reading: { value: 0.25 },
     });
+    // Another metric whose name ends in the plan's is not read as it, whatever the order.
+    const accuracy = { name: 'accuracy', pattern: metricPattern('accuracy'), goal: 'max' as const };
+    const both = 'accuracy: 0.91\nno_decay_accuracy: 0.80\nbaseline-accuracy = 0.7\n';
+    expect(parseMetric(both, accuracy)?.value).toBe(0.91);
+    expect(parseMetric('Validation accuracy: 0.88\n', accuracy)?.value).toBe(0.88);
+    expect(parseMetric('no_decay_accuracy: 0.80\n', accuracy)).toBeUndefined();
     const own = { name: 'score', pattern: 'SCORE (\\d+)', goal: 'max' as const };
     expect(confirmMetric(card, 'SCORE 7', own)).toMatchObject({
       source: 'task.json',

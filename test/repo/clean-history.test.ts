@@ -7,12 +7,10 @@ import { paperToRepository } from '../../src/repo/pipeline.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 const paper = `# Halving
 We halve every input with a factor of 0.5.`;
-
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 
 /** What a training script leaves behind: checkpoints, caches, logs, metrics, the tracer's counts. */
 const writesOutputs = `import json, os, sys
@@ -36,34 +34,35 @@ open("docs/run-notes.md", "w").write("a note the run wrote beside tracked docs\\
 const answers = {
   'plan-overall':
     '## Method\nhalve\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 0.5\n## Metrics\nnone\n## Unclear\nnothing',
-  'plan-architecture': json({
-    implementationApproach: 'plain Python',
-    files: [
-      { path: 'model.py', purpose: 'the halving' },
-      { path: 'main.py', purpose: 'entry point' },
-    ],
-    classDiagram: 'classDiagram\n  class Model',
-    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-  }),
-  'plan-logic': json({
-    requiredPackages: [],
-    fileLogic: [
-      { path: 'model.py', logic: 'def halve' },
-      { path: 'main.py', logic: 'writes its outputs' },
-    ],
-    order: ['model.py', 'main.py'],
-    sharedKnowledge: 'factor',
-    entryPoint: 'main.py',
-  }),
-  'plan-config': json({
+  'plan-design': designAnswer(
+    {
+      implementationApproach: 'plain Python',
+      files: [
+        { path: 'model.py', purpose: 'the halving' },
+        { path: 'main.py', purpose: 'entry point' },
+      ],
+      classDiagram: 'classDiagram\n  class Model',
+      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+    },
+    {
+      requiredPackages: [],
+      fileLogic: [
+        { path: 'model.py', logic: 'def halve' },
+        { path: 'main.py', logic: 'writes its outputs' },
+      ],
+      order: ['model.py', 'main.py'],
+      sharedKnowledge: 'factor',
+      entryPoint: 'main.py',
+    },
+  ),
+  'plan-config': settingsAnswer({
     entries: [{ key: 'model.factor', value: 0.5, evidence: 'with a factor of 0.5' }],
     smokeOverrides: [{ key: 'model.factor', value: 0.25 }],
   }),
-  ...experimentsAndChecklist,
-  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-  'generate model.py': '```python\ndef halve(x: float) -> float:\n    return x / 2\n```',
+  ...checklist,
+  'write model.py': '```python\ndef halve(x: float) -> float:\n    return x / 2\n```',
   // The first smoke run writes every output, then fails: repair has outputs around it.
-  'generate main.py': `\`\`\`python\n${writesOutputs}raise SystemExit("config key missing: model.factor")\n\`\`\``,
+  'write main.py': `\`\`\`python\n${writesOutputs}raise SystemExit("config key missing: model.factor")\n\`\`\``,
   readme:
     '# Halving\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
 };

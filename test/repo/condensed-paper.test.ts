@@ -10,7 +10,7 @@ import {
 import { paperToRepository } from '../../src/repo/pipeline.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 const relatedProse =
   'Kernel methods have a long history in machine learning and remain popular for their guarantees.';
@@ -142,36 +142,35 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
   afterEach(() => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
-
-  const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   const answers = {
     'plan-overall':
       '## Method\nrff\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nD 2000\n## Metrics\naccuracy\n## Unclear\nnothing',
-    'plan-architecture': json({
-      implementationApproach: 'numpy only',
-      files: [{ path: 'main.py', purpose: 'entry point' }],
-      classDiagram: 'classDiagram\n  class Main',
-      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-    }),
-    'plan-logic': json({
-      requiredPackages: [{ name: 'numpy', importName: 'numpy' }],
-      fileLogic: [{ path: 'main.py', logic: 'reads features.num_features' }],
-      order: ['main.py'],
-      sharedKnowledge: 'config key features.num_features',
-      entryPoint: 'main.py',
-    }),
-    'plan-config': json({
+    'plan-design': designAnswer(
+      {
+        implementationApproach: 'numpy only',
+        files: [{ path: 'main.py', purpose: 'entry point' }],
+        classDiagram: 'classDiagram\n  class Main',
+        sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+      },
+      {
+        requiredPackages: [{ name: 'numpy', importName: 'numpy' }],
+        fileLogic: [{ path: 'main.py', logic: 'reads features.num_features' }],
+        order: ['main.py'],
+        sharedKnowledge: 'config key features.num_features',
+        entryPoint: 'main.py',
+      },
+    ),
+    'plan-config': settingsAnswer({
       entries: [{ key: 'features.num_features', value: 2000, evidence: 'With D = 2000 features' }],
       smokeOverrides: [{ key: 'features.num_features', value: 10 }],
     }),
-    ...experimentsAndChecklist,
-    analyze: 'main.py reads features.num_features and prints the accuracy, step by step.',
-    'generate main.py': '```python\nprint("accuracy:", 0.98)\n```',
+    ...checklist,
+    'write main.py': '```python\nprint("accuracy:", 0.98)\n```',
     readme:
       '# Random features\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
   };
 
-  it('planning sees the whole paper, the analysis the condensed one with the quoted section whole', async () => {
+  it('planning sees the whole paper; a file whose design names no section the condensed one, with the quoted section whole', async () => {
     const models = labelledCaller(answers);
     const { run, events, remove } = fakeRun();
     cleanups.push(remove);
@@ -189,17 +188,17 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
     });
     const system = (label: string) =>
       models.requests.find((request) => request.label?.startsWith(label))?.system ?? '';
-    for (const label of ['plan-overall', 'plan-architecture', 'plan-logic', 'plan-config'])
+    for (const label of ['plan-overall', 'plan-design', 'plan-config'])
       expect(system(label)).toContain('Many surveys compare these approaches at length.');
-    const analysis = system('analyze main.py');
-    expect(analysis).toContain('<design>');
-    expect(analysis).toMatch(/## 2 Related Work\n\n\(Condensed: /);
-    expect(analysis).not.toContain('Many surveys compare these approaches at length.');
-    expect(analysis).toContain(resultsProse);
-    expect(analysis).toContain('The map is drawn once per seed and reused for every split');
-    // Code generation sends the analysis's system prompt byte for byte (the condensed paper
-    // and the design): one prefix a provider caches for both stages.
-    expect(system('generate main.py')).toBe(analysis);
+    // The design names no paper sections for main.py: its request holds the condensed paper.
+    const write = models.requests.find((request) => request.label === 'write main.py');
+    const request = write?.messages[0]?.content ?? '';
+    expect(write?.system).toContain('<design>');
+    expect(write?.system).not.toContain('<paper>');
+    expect(request).toMatch(/## 2 Related Work\n\n\(Condensed: /);
+    expect(request).not.toContain('Many surveys compare these approaches at length.');
+    expect(request).toContain(resultsProse);
+    expect(request).toContain('The map is drawn once per seed and reused for every split');
     const notice = events.find(
       (event) => event.type === 'log' && event.message.startsWith('paper condensed'),
     );

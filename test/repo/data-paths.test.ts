@@ -8,7 +8,7 @@ import { verifyRepository } from '../../src/repo/verify.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits, type ExecutionRequest, type Sandbox } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 // A short paper whose data is a torchvision data set.
 const paper = `# A Small CNN on CIFAR-10
@@ -18,8 +18,6 @@ We train on the CIFAR-10 data set, loaded with torchvision.datasets.CIFAR10 (50,
 training and 10,000 test images of 32x32 pixels in 10 classes). The network has two
 convolutional layers with 16 and 32 channels. We train for 30 epochs with Adam and a
 learning rate of 0.001, in batches of 128 images, and report test accuracy.`;
-
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 const python = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 const config = {
@@ -121,44 +119,44 @@ class ModelTest(unittest.TestCase):
 const answers = {
   'plan-overall':
     '## Method\nA CNN.\n## Data\nCIFAR-10 via torchvision (full); FakeData of the same shape (smoke).\n## Settings\nAdam.\n## Experiments\nTable 1\n## Hyperparameters\nlr 0.001\n## Metrics\naccuracy\n## Unclear\nnothing',
-  'plan-architecture': json({
-    implementationApproach: 'PyTorch and torchvision',
-    files: [
-      { path: 'data.py', purpose: 'the data sets' },
-      { path: 'model.py', purpose: 'the CNN' },
-      { path: 'main.py', purpose: 'training and evaluation' },
-      { path: 'test_model.py', purpose: 'tests of the CNN' },
-    ],
-    classDiagram: 'classDiagram\n  class CNN',
-    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-  }),
-  'plan-logic': json({
-    requiredPackages: [
-      { name: 'torch', importName: 'torch' },
-      { name: 'torchvision', importName: 'torchvision' },
-      { name: 'PyYAML', importName: 'yaml' },
-      { name: 'pytest', importName: 'pytest' },
-    ],
-    fileLogic: [
-      { path: 'data.py', logic: 'build_datasets(config)' },
-      { path: 'model.py', logic: 'build_model(channels)' },
-      { path: 'main.py', logic: 'trains and prints test accuracy' },
-      { path: 'test_model.py', logic: 'checks the output shape of `model`' },
-    ],
-    order: ['data.py', 'model.py', 'main.py', 'test_model.py'],
-    sharedKnowledge: 'config keys data.loader, model.channels, training.*',
-    entryPoint: 'main.py',
-  }),
+  'plan-design': designAnswer(
+    {
+      implementationApproach: 'PyTorch and torchvision',
+      files: [
+        { path: 'data.py', purpose: 'the data sets' },
+        { path: 'model.py', purpose: 'the CNN' },
+        { path: 'main.py', purpose: 'training and evaluation' },
+        { path: 'test_model.py', purpose: 'tests of the CNN' },
+      ],
+      classDiagram: 'classDiagram\n  class CNN',
+      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+    },
+    {
+      requiredPackages: [
+        { name: 'torch', importName: 'torch' },
+        { name: 'torchvision', importName: 'torchvision' },
+        { name: 'PyYAML', importName: 'yaml' },
+        { name: 'pytest', importName: 'pytest' },
+      ],
+      fileLogic: [
+        { path: 'data.py', logic: 'build_datasets(config)' },
+        { path: 'model.py', logic: 'build_model(channels)' },
+        { path: 'main.py', logic: 'trains and prints test accuracy' },
+        { path: 'test_model.py', logic: 'checks the output shape of `model`' },
+      ],
+      order: ['data.py', 'model.py', 'main.py', 'test_model.py'],
+      sharedKnowledge: 'config keys data.loader, model.channels, training.*',
+      entryPoint: 'main.py',
+    },
+  ),
   // The first configuration leaves the smoke run identical to the full one: re-asked.
   'plan-config': (_request: ModelRequest, attempt: number) =>
-    json(attempt === 1 ? { ...config, smokeOverrides: [] } : config),
-  ...experimentsAndChecklist,
-  analyze: (request: ModelRequest) =>
-    `The analysis of ${request.label?.replace('analyze ', '') ?? ''}: what it defines and the config keys it reads.`,
-  'generate data.py': python(dataPy),
-  'generate model.py': python(modelPy),
-  'generate main.py': python(mainPy),
-  'generate test_model.py': python(testPy),
+    settingsAnswer(attempt === 1 ? { ...config, smokeOverrides: [] } : config),
+  ...checklist,
+  'write data.py': python(dataPy),
+  'write model.py': python(modelPy),
+  'write main.py': python(mainPy),
+  'write test_model.py': python(testPy),
   // The first README does not say which configuration is which: re-asked.
   readme: (_request: ModelRequest, attempt: number) =>
     attempt === 1
@@ -247,24 +245,18 @@ describe('two data paths: the real data in config.yaml, an offline stand-in in c
     const planning = calls('plan-');
     expect(new Set(planning.map((request) => request.system)).size).toBe(1);
     expect(planning[0]?.system).toContain('<paper>\n# A Small CNN on CIFAR-10');
-    const analyses = calls('analyze');
-    expect(new Set(analyses.map((request) => request.system)).size).toBe(1);
-    expect(analyses[0]?.system).toContain('<design>');
-    expect(analyses[0]?.system).toContain('<config_smoke.yaml>');
-    // Each analysis sees the analyses of the files before it.
-    expect(analyses[0]?.messages[0]?.content).toContain('no analyses are written yet');
-    expect(analyses[2]?.messages[0]?.content).toContain('### data.py\nThe analysis of data.py');
-    expect(analyses[2]?.messages[0]?.content).toContain('### model.py\nThe analysis of model.py');
-    // Code generation is shown both configuration files, by name and content.
-    const generations = calls('generate');
-    expect(new Set(generations.map((request) => request.system)).size).toBe(1);
-    expect(generations[0]?.system).toContain('<config_smoke.yaml>');
-    expect(generations[0]?.system).toContain('loader: torchvision.datasets.FakeData');
-    expect(generations[0]?.system).toContain('<config.yaml>');
+    // Every file is written with the same system prompt: the design and both configurations,
+    // config_smoke.yaml as the settings it changes.
+    const writes = calls('write');
+    expect(new Set(writes.map((request) => request.system)).size).toBe(1);
+    expect(writes[0]?.system).toContain('<design>');
+    expect(writes[0]?.system).toContain('<config.yaml>');
+    expect(writes[0]?.system).toContain('<config_smoke.yaml>');
+    expect(writes[0]?.system).toContain('data.loader: "torchvision.datasets.FakeData"');
     // main.py sees earlier files as interfaces; the test file gets model.py's whole code.
     expect(result.report.interfacesUsed['main.py']).toContain('data.py');
     expect(result.report.interfacesUsed['test_model.py'] ?? []).not.toContain('model.py');
-    const testPrompt = calls('generate test_model.py')[0]?.messages[0]?.content ?? '';
+    const testPrompt = calls('write test_model.py')[0]?.messages[0]?.content ?? '';
     expect(testPrompt).toContain(`### model.py\n\`\`\`python\n${modelPy}`);
     // The README must say which configuration is which.
     const readmes = calls('readme');

@@ -1,22 +1,58 @@
 import { describe, expect, it } from 'vitest';
 import { writeReadme } from '../../src/repo/environment.js';
-import { analyzeFiles, generateFiles } from '../../src/repo/generation.js';
-import { renderDesign, type Plan } from '../../src/repo/planning.js';
+import { paperForFile, splitWrittenFile, writeFiles } from '../../src/repo/generation.js';
+import { laterStageContext } from '../../src/repo/later-context.js';
+import type { Plan } from '../../src/repo/planning.js';
 import type { ModelRequest } from '../../src/llm/types.js';
 import { labelledCaller } from './scripted-paper-model.js';
 
-const paper = '# Toy paper\n\nWe fit a line. PAPER-MARKER';
+const paper = [
+  '# Toy paper',
+  '',
+  '## 1 Introduction',
+  '',
+  'Lines are everywhere. INTRO-MARKER',
+  '',
+  '## 2 Method',
+  '',
+  'We fit a line. METHOD-MARKER',
+  '',
+  '### 2.1 Clipping',
+  '',
+  'Values are clipped at zero. CLIP-MARKER',
+  '',
+  '## 3 Data',
+  '',
+  'One point at 1.0. DATA-MARKER',
+].join('\n');
+const condensed = `${paper}\nCONDENSED-MARKER`;
 
 /** utils ← model ← main → data: main imports model and data, model imports utils. */
 function planWith(imports: boolean): Plan {
   const files = [
-    { path: 'utils.py', logic: 'def clip(x: float) -> float: LOGIC-UTILS', imports: [] },
-    { path: 'model.py', logic: 'def fit(x: float) -> float: LOGIC-MODEL', imports: ['utils.py'] },
-    { path: 'data.py', logic: 'def load() -> list[float]: LOGIC-DATA', imports: [] },
+    {
+      path: 'utils.py',
+      logic: 'def clip(x: float) -> float: LOGIC-UTILS',
+      imports: [],
+      paperSections: ['2.1 Clipping'],
+    },
+    {
+      path: 'model.py',
+      logic: 'def fit(x: float) -> float: LOGIC-MODEL',
+      imports: ['utils.py'],
+      paperSections: ['Method'],
+    },
+    {
+      path: 'data.py',
+      logic: 'def load() -> list[float]: LOGIC-DATA',
+      imports: [],
+      paperSections: ['Section 3', 'Appendix Z'],
+    },
     {
       path: 'main.py',
       logic: 'reads --config, calls fit on load(): LOGIC-MAIN',
       imports: ['model.py', 'data.py'],
+      paperSections: [],
     },
   ];
   return {
@@ -38,13 +74,20 @@ function planWith(imports: boolean): Plan {
       entries: [{ key: 'training.lr', value: 0.1, evidence: 'a learning rate of 0.1' }],
       smokeOverrides: [{ key: 'training.lr', value: 0.2 }],
     },
-    experiments: [{ id: 'main', source: 'Table 1', description: 'the fit', overrides: [] }],
+    experiments: [
+      { id: 'main', source: 'Table 1', description: 'the fit', overrides: [] },
+      {
+        id: 'fast',
+        source: 'Table 2',
+        description: 'a faster fit',
+        overrides: [{ key: 'training.lr', value: 0.5 }],
+      },
+    ],
     rubric: { id: 'root', requirements: 'fit', weight: 1, sub_tasks: [] },
     dropped: [],
   };
 }
 
-const configs = { config: 'training:\n  lr: 0.1\n', smokeConfig: 'training:\n  lr: 0.2\n' };
 const code: Record<string, string> = {
   'utils.py': 'def clip(x):\n    return max(0.0, x)  # CODE-UTILS\n',
   'model.py': 'from utils import clip\n\n\ndef fit(x):\n    return clip(x)  # CODE-MODEL\n',
@@ -54,9 +97,10 @@ const code: Record<string, string> = {
 
 function caller() {
   return labelledCaller({
-    analyze: (request) => `The analysis of ${request.label ?? ''}: ANALYSIS-${request.label ?? ''}`,
-    generate: (request) =>
-      `\`\`\`python\n${code[(request.label ?? '').replace('generate ', '')] ?? ''}\`\`\``,
+    write: (request) => {
+      const path = (request.label ?? '').replace('write ', '');
+      return `## Analysis\nANALYSIS-${path}\n\n## Code\n\`\`\`python\n${code[path] ?? ''}\`\`\``;
+    },
     readme: '# Toy\n\n`config.yaml` by `bash reproduce.sh`; `config_smoke.yaml` for the smoke run.',
   });
 }
@@ -64,70 +108,89 @@ function caller() {
 const user = (requests: ModelRequest[], label: string) =>
   requests.find((request) => request.label === label)?.messages[0]?.content ?? '';
 
-describe('paper mode: each stage sees what it builds on, once', () => {
-  it('shows an analysis the analyses of the files it imports, and the code the files it reaches', async () => {
+const options = { interpreter: 'python3', environment: '- Python 3', earlierBudgetChars: 24_000 };
+
+describe('paper mode: each file is written from what it builds on, once', () => {
+  it('shares one system prompt without the paper; each request holds its logic, sections and imports', async () => {
     const models = caller();
     const plan = planWith(true);
-    const design = renderDesign(plan);
-    const analyses = await analyzeFiles(models, plan, paper, design, configs);
-    await generateFiles(models, plan, { paper, design, ...configs }, analyses, {
-      interpreter: 'python3',
-      environment: '- Python 3',
-      earlierBudgetChars: 24_000,
-    });
-    const { requests } = models;
-    // The logic design is sent once, in the system prompt, the same for every analysis.
-    const systems = new Set(
-      requests.filter((request) => request.label?.startsWith('analyze')).map((r) => r.system),
-    );
-    expect(systems.size).toBe(1);
-    expect([...systems][0]).toContain('LOGIC-MODEL');
-    expect([...systems][0]).toContain('PAPER-MARKER');
-    // No diagrams: the logic design is the one source of the interfaces.
-    expect([...systems][0]).not.toContain('CLASS-DIAGRAM');
-    expect(user(requests, 'analyze model.py')).not.toContain('LOGIC-MODEL');
-
-    expect(user(requests, 'analyze utils.py')).toContain('imports from no other file');
-    expect(user(requests, 'analyze model.py')).toContain('ANALYSIS-analyze utils.py');
-    expect(user(requests, 'analyze data.py')).not.toContain('ANALYSIS-');
-    const main = user(requests, 'analyze main.py');
-    expect(main).toContain('ANALYSIS-analyze model.py');
-    expect(main).toContain('ANALYSIS-analyze data.py');
-    expect(main).not.toContain('ANALYSIS-analyze utils.py');
-
-    // Generation's system prompt is analysis's, byte for byte: one cached prefix for both.
-    const generation = requests.find((request) => request.label === 'generate main.py');
-    expect(generation?.system).toBe([...systems][0]);
-    expect(user(requests, 'generate data.py')).toContain('It imports no other file');
-    expect(user(requests, 'generate model.py')).toContain('CODE-UTILS');
-    const mainCode = user(requests, 'generate main.py');
-    for (const marker of ['CODE-UTILS', 'CODE-MODEL', 'CODE-DATA'])
-      expect(mainCode).toContain(marker);
-  });
-
-  it('shows every earlier analysis when the logic design lists no imports (older plans)', async () => {
-    const models = caller();
-    const plan = planWith(false);
-    await analyzeFiles(models, plan, paper, renderDesign(plan), configs);
-    const data = user(models.requests, 'analyze data.py');
-    expect(data).toContain('ANALYSIS-analyze utils.py');
-    expect(data).toContain('ANALYSIS-analyze model.py');
-  });
-
-  it('writes the README from the code, with the analysis stage system prompt', async () => {
-    const models = caller();
-    const plan = planWith(true);
-    const design = renderDesign(plan);
-    await analyzeFiles(models, plan, paper, design, configs);
-    await writeReadme(
+    const written = await writeFiles(
       models,
       plan,
-      { paper, design, ...configs },
-      { title: 'Toy paper', code: '### main.py\n```python\nprint(1)  # CODE-MAIN\n```' },
+      laterStageContext(plan),
+      { full: paper, condensed },
+      options,
     );
+    const { requests } = models;
+    const systems = new Set(requests.map((request) => request.system));
+    expect(systems.size).toBe(1);
+    const system = [...systems][0] ?? '';
+    // The shared part: design summary, both configs; not the paper, no file's logic, no diagrams.
+    expect(system).toContain('config keys under training.');
+    expect(system).toContain('- model.py (imports utils.py)');
+    expect(system).toContain('lr: 0.1');
+    expect(system).toContain('training.lr: 0.2 (config.yaml: 0.1)');
+    expect(system).toContain('- training.lr: 0.5 (fast)');
+    for (const absent of ['METHOD-MARKER', 'LOGIC-MODEL', 'CLASS-DIAGRAM'])
+      expect(system).not.toContain(absent);
+
+    const model = user(requests, 'write model.py');
+    expect(model).toContain('LOGIC-MODEL');
+    expect(model).not.toContain('LOGIC-UTILS');
+    // "Method" comes with its subsection, and nothing else of the paper.
+    expect(model).toContain('METHOD-MARKER');
+    expect(model).toContain('CLIP-MARKER');
+    expect(model).not.toContain('INTRO-MARKER');
+    expect(model).toContain('CODE-UTILS');
+    expect(user(requests, 'write utils.py')).toContain('CLIP-MARKER');
+    expect(user(requests, 'write utils.py')).not.toContain('METHOD-MARKER');
+    // A name matching no heading is said; the others are still shown.
+    const data = user(requests, 'write data.py');
+    expect(data).toContain('DATA-MARKER');
+    expect(data).toContain('"Appendix Z" matched no heading');
+    expect(data).toContain('It imports no other file');
+    // The entry point names no section, reaches every file and gets the experiment list.
+    const main = user(requests, 'write main.py');
+    expect(main).toContain('The design names no section of the paper for it.');
+    for (const marker of ['CODE-UTILS', 'CODE-MODEL', 'CODE-DATA']) expect(main).toContain(marker);
+    expect(main).toContain('fast (Table 2): a faster fit');
+    expect(model).not.toContain('a faster fit');
+    // The analysis before the code is kept apart from it.
+    expect(written.find((file) => file.path === 'model.py')).toMatchObject({
+      analysis: '## Analysis\nANALYSIS-model.py',
+      content: code['model.py'],
+    });
+  });
+
+  it('shows the condensed paper to a file whose plan names no sections (older plans)', () => {
+    const plan = planWith(false);
+    const text = paperForFile(plan, 'model.py', { full: paper, condensed });
+    expect(text).toContain('CONDENSED-MARKER');
+    expect(text).toContain('the design names no sections for this file');
+  });
+
+  it('splits an answer into the analysis and the longest python block', () => {
+    const answer =
+      'The signature is:\n```python\ndef f(x): ...\n```\nthen it returns x.\n\n### The code\n```python\ndef f(x):\n    return x\n```\n';
+    expect(splitWrittenFile(answer)).toEqual({
+      analysis: 'The signature is:\n```python\ndef f(x): ...\n```\nthen it returns x.',
+      code: 'def f(x):\n    return x\n',
+    });
+    expect(splitWrittenFile('no code')).toBeUndefined();
+  });
+
+  it('writes the README from the code, with the write stage system prompt', async () => {
+    const models = caller();
+    const plan = planWith(true);
+    const context = laterStageContext(plan);
+    await writeFiles(models, plan, context, { full: paper, condensed }, options);
+    await writeReadme(models, plan, context, {
+      title: 'Toy paper',
+      code: '### main.py\n```python\nprint(1)  # CODE-MAIN\n```',
+    });
     const readme = models.requests.find((request) => request.label === 'readme');
-    const analysis = models.requests.find((request) => request.label === 'analyze main.py');
-    expect(readme?.system).toBe(analysis?.system);
+    const write = models.requests.find((request) => request.label === 'write main.py');
+    expect(readme?.system).toBe(write?.system);
     expect(readme?.messages[0]?.content).toContain('CODE-MAIN');
   });
 });

@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecording } from '../../src/llm/read-recording.js';
 import type { CodifyEvent, EventOf } from '../../src/runs/events.js';
@@ -18,7 +18,7 @@ import { stageFile } from '../../src/runs/stages.js';
 import { codify, recordings, startCodify } from '../llm/codify-cli.js';
 
 /**
- * `codify paper` killed or stopped in its analysis stage, then `codify resume`: the real CLI
+ * `codify paper` killed or stopped in its write stage (analysis and code per file), then `codify resume`: the real CLI
  * in child processes, answered first through an exchange folder by this test (from the
  * recorded session, so it can hold back the call it is killed on), then by the recording.
  */
@@ -26,13 +26,12 @@ const paper = 'examples/papers/mixup-tabular/paper.md';
 const recording = join(recordings, 'paper-mixup-tabular.jsonl');
 const replay = `replay:${recording}`;
 const recorded = readRecording(recording);
-/** The number of the call that asks for the second file's analysis (plan calls come first). */
+/** The number of the call that asks for the second file (plan calls come first). */
 const heldBack =
   recorded
     .map((call, index) => ({ call, number: index + 1 }))
-    .filter(({ call }) =>
-      (call.messages.at(-1)?.content ?? '').startsWith('Write the detailed logic analysis'),
-    )[1]?.number ?? 0;
+    .filter(({ call }) => (call.messages.at(-1)?.content ?? '').startsWith('Write the file `'))[1]
+    ?.number ?? 0;
 
 const temporary = mkdtempSync(join(tmpdir(), 'codify-paper-resume-'));
 afterAll(() => rmSync(temporary, { recursive: true, force: true }));
@@ -59,14 +58,22 @@ function byProcess(runDir: string): CodifyEvent[][] {
 }
 
 /** Every file of a repository but its git folder, with its text. */
-function repositoryFiles(dir: string, prefix = dir): Record<string, string> {
+/**
+ * The repository's files and their text, as git sees them (tracked, or untracked and not
+ * ignored): what the smoke run writes under `outputs/` holds paths and timings of its run.
+ */
+function repositoryFiles(dir: string): Record<string, string> {
+  const listed = execFileSync(
+    'git',
+    ['-C', dir, 'ls-files', '--cached', '--others', '--exclude-standard', '-z'],
+    { encoding: 'utf8' },
+  );
   const files: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === '.git') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) Object.assign(files, repositoryFiles(path, prefix));
-    else files[relative(prefix, path)] = readFileSync(path, 'utf8');
-  }
+  for (const path of listed
+    .split('\0')
+    .filter((name) => name !== '')
+    .sort())
+    files[path] = readFileSync(join(dir, path), 'utf8');
   return files;
 }
 
@@ -77,7 +84,7 @@ const commitSubjects = (repo: string) =>
  * Starts `codify paper` on an exchange folder and answers its requests with the recorded
  * answers, up to the held-back call; resolves once that call is asked.
  */
-async function paperWaitingOnAnalysis(root: string) {
+async function paperWaitingOnSecondFile(root: string) {
   const exchange = join(root, '.exchange');
   const child = startCodify(['paper', paper, '--model', `exchange:${exchange}`, '--root', root]);
   let output = '';
@@ -110,7 +117,7 @@ async function paperWaitingOnAnalysis(root: string) {
 }
 
 describe('codify paper: kill, stop and resume', () => {
-  it('resumes a run killed -9 during analysis without redoing a finished stage or a completed call', async () => {
+  it('resumes a run killed -9 while writing the files without redoing a finished stage or a completed call', async () => {
     const baselineRoot = join(temporary, 'baseline');
     const baseline = await codify(['paper', paper, '--model', replay, '--root', baselineRoot]);
     expect(baseline.status, baseline.output).toBe(0);
@@ -119,7 +126,7 @@ describe('codify paper: kill, stop and resume', () => {
     expect(baselineCalls).toBe(recorded.length);
 
     const root = join(temporary, 'killed');
-    const started = await paperWaitingOnAnalysis(root);
+    const started = await paperWaitingOnSecondFile(root);
     started.child.kill('SIGKILL');
     expect((await started.exited).signal).toBe('SIGKILL');
     const runDir = onlyRun(root);
@@ -127,7 +134,7 @@ describe('codify paper: kill, stop and resume', () => {
     expect(ofType(killed ?? [], 'run-end')).toHaveLength(0);
     expect(ofType(killed ?? [], 'llm-end')).toHaveLength(heldBack - 1);
     expect(existsSync(stageFile(runDir, 'plan'))).toBe(true);
-    expect(existsSync(stageFile(runDir, 'analyze'))).toBe(false);
+    expect(existsSync(stageFile(runDir, 'generate'))).toBe(false);
 
     const resumed = await codify(['resume', runDir, '--model', replay, '--root', root]);
     expect(resumed.status, resumed.output).toBe(0);
@@ -135,14 +142,14 @@ describe('codify paper: kill, stop and resume', () => {
     expect(processes).toHaveLength(2);
     const second = processes[1] ?? [];
     const ends = ofType(second, 'stage-end');
-    // Ingest and plan had finished: returned from their stored results, not done again.
+    // Ingest, plan and the target environment had finished: returned from their stored
+    // results, not done again.
     expect(ends.filter((end) => end.reused === true).map((end) => end.stage)).toEqual([
       'ingest',
       'plan',
+      'target-environment',
     ]);
     expect(ends.filter((end) => end.reused !== true).map((end) => end.stage)).toEqual([
-      'analyze',
-      'target-environment',
       'generate',
       'self-check',
       'environment',
@@ -171,25 +178,26 @@ describe('codify paper: kill, stop and resume', () => {
       stages: { stage: string; calls: number }[];
     };
     expect(report.totals.calls).toBe(baselineCalls);
-    const analyses = recorded.filter((call) =>
-      (call.messages.at(-1)?.content ?? '').startsWith('Write the detailed logic analysis'),
+    const writes = recorded.filter((call) =>
+      (call.messages.at(-1)?.content ?? '').startsWith('Write the file `'),
     );
-    expect(report.stages.find((stage) => stage.stage === 'analyze')?.calls).toBe(analyses.length);
+    expect(report.stages.find((stage) => stage.stage === 'generate')?.calls).toBe(writes.length);
   }, 240_000);
 
   it('ends a run stopped by SIGTERM as stopped, exit 143, with its finished stages on disk', async () => {
     const root = join(temporary, 'stopped');
-    const started = await paperWaitingOnAnalysis(root);
+    const started = await paperWaitingOnSecondFile(root);
     started.child.kill('SIGTERM');
     expect((await started.exited).code, started.output()).toBe(143);
     const runDir = onlyRun(root);
     const events = readEvents(runDir).events;
     expect(ofType(events, 'run-end')).toMatchObject([{ status: 'stopped' }]);
-    // The analysis in flight was cancelled; plan had finished, stored and committed.
+    // The file in flight was cancelled; plan had finished, stored and committed.
     expect(ofType(events, 'stage-end').map((end) => [end.stage, end.ok])).toEqual([
       ['ingest', true],
       ['plan', true],
-      ['analyze', false],
+      ['target-environment', true],
+      ['generate', false],
     ]);
     expect(existsSync(stageFile(runDir, 'plan'))).toBe(true);
     expect(existsSync(join(runDir, 'repo', 'config.yaml'))).toBe(true);

@@ -9,7 +9,7 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { prepareRepositoryEnvironment } from '../../src/repo/virtual-environment.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 /**
  * A fake package index (a folder of wheels, pip with --no-index --find-links) holding two
@@ -168,34 +168,33 @@ describe('the virtual environment keeps what the interpreter provides', () => {
   }, 180_000);
 });
 
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-
 const paperAnswers = (main: string) => ({
   'plan-overall':
     '## Method\nprobe\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
-  'plan-architecture': json({
-    implementationApproach: 'plain Python',
-    files: [{ path: 'main.py', purpose: 'entry point' }],
-    classDiagram: 'classDiagram\n  class Main',
-    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-  }),
-  'plan-logic': json({
-    requiredPackages: [
-      { name: 'probe-user', importName: 'probe_user' },
-      { name: 'probe-new', importName: 'probe_new' },
-    ],
-    fileLogic: [{ path: 'main.py', logic: 'prints the versions' }],
-    order: ['main.py'],
-    sharedKnowledge: 'none',
-    entryPoint: 'main.py',
-  }),
-  'plan-config': json({
+  'plan-design': designAnswer(
+    {
+      implementationApproach: 'plain Python',
+      files: [{ path: 'main.py', purpose: 'entry point' }],
+      classDiagram: 'classDiagram\n  class Main',
+      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+    },
+    {
+      requiredPackages: [
+        { name: 'probe-user', importName: 'probe_user' },
+        { name: 'probe-new', importName: 'probe_new' },
+      ],
+      fileLogic: [{ path: 'main.py', logic: 'prints the versions' }],
+      order: ['main.py'],
+      sharedKnowledge: 'none',
+      entryPoint: 'main.py',
+    },
+  ),
+  'plan-config': settingsAnswer({
     entries: [{ key: 'model.factor', value: 2, evidence: 'with a factor of 2' }],
     smokeOverrides: [{ key: 'model.factor', value: 1 }],
   }),
-  ...experimentsAndChecklist,
-  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-  'generate main.py': `\`\`\`python\n${main}\n\`\`\``,
+  ...checklist,
+  'write main.py': `\`\`\`python\n${main}\n\`\`\``,
   readme:
     '# Probe\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
 });

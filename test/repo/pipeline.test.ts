@@ -18,31 +18,28 @@ We train for 3 epochs with a learning rate of 0.1.`;
 
 const json = (value: unknown) =>
   `Here it is:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-const architecture = {
+const design = {
   implementationApproach: 'numpy only',
   files: [
-    { path: 'model.py', purpose: 'the ridge model' },
-    { path: 'main.py', purpose: 'entry point' },
+    { path: 'model.py', purpose: 'the ridge model', logic: 'def fit' },
+    { path: 'main.py', purpose: 'entry point', logic: 'reads config', imports: ['model.py'] },
   ],
+  requiredPackages: [{ name: 'numpy', importName: 'numpy' }],
+  order: ['model.py', 'main.py'],
+  sharedKnowledge: 'config keys ridge.alpha',
+  entryPoint: 'main.py',
   classDiagram: 'classDiagram\n  class Ridge',
   sequenceDiagram: 'sequenceDiagram\n  participant M as main',
 };
 const answers = {
   'plan-overall':
     '## Method\nridge\n## Data\ndigits\n## Settings\nfit\n## Experiments\nTable 1\n## Hyperparameters\nalpha 0.5\n## Metrics\naccuracy\n## Unclear\nnothing',
-  // The first architecture answer lacks the sequence diagram and must be re-asked.
-  'plan-architecture': (_request: unknown, attempt: number) =>
-    attempt === 1 ? json({ ...architecture, sequenceDiagram: 'graph TD' }) : json(architecture),
-  'plan-logic': json({
-    requiredPackages: [{ name: 'numpy', importName: 'numpy' }],
-    fileLogic: [
-      { path: 'model.py', logic: 'def fit' },
-      { path: 'main.py', logic: 'reads config' },
-    ],
-    order: ['model.py', 'main.py'],
-    sharedKnowledge: 'config keys ridge.alpha',
-    entryPoint: 'main.py',
-  }),
+  // The first design answer lacks the sequence diagram and must be re-asked.
+  'plan-design': (_request: unknown, attempt: number) =>
+    json({
+      ...design,
+      ...(attempt === 1 ? { sequenceDiagram: 'graph TD' } : {}),
+    }),
   'plan-config': json({
     entries: [
       { key: 'ridge.alpha', value: 0.5, evidence: 'regularization strength 0.5' },
@@ -50,8 +47,6 @@ const answers = {
       { key: 'training.batch', value: 64, evidence: 'batches of 64 samples' },
     ],
     smokeOverrides: [{ key: 'training.epochs', value: 1 }],
-  }),
-  'plan-experiments': json({
     experiments: [
       {
         id: 'table1-ridge',
@@ -75,10 +70,9 @@ const answers = {
       },
     ],
   }),
-  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-  'generate model.py':
-    '```python\ndef fit(alpha: float) -> float:\n    """Fits."""\n    return alpha * 2\n```',
-  'generate main.py': (_request: unknown, attempt: number) =>
+  'write model.py':
+    'model.py fits ridge and reads ridge.alpha from the configuration.\n\n```python\ndef fit(alpha: float) -> float:\n    """Fits."""\n    return alpha * 2\n```',
+  'write main.py': (_request: unknown, attempt: number) =>
     attempt === 1
       ? '```python\ndef broken(:\n```'
       : '```python\nimport sys\nfrom model import fit\n\nprint("accuracy:", fit(0.5))\nsys.exit(0 if sys.argv[1] == "--config" else 1)\n```',
@@ -98,7 +92,7 @@ function fakeRun() {
 }
 
 describe('paperToRepository', () => {
-  it('plans, analyzes, generates and commits each stage, re-asking invalid answers', async () => {
+  it('plans, writes each file with its analysis and commits each stage, re-asking invalid answers', async () => {
     const { run, events } = fakeRun();
     const models = labelledCaller(answers, run);
     const sandbox: Sandbox = {
@@ -116,13 +110,18 @@ describe('paperToRepository', () => {
       selfRefine: false,
       repairBudgetSteps: 0,
       skipVerify: true,
+      // Planning is told the interpreter with the most of the usual packages, and their versions.
+      candidateInterpreters: () => Promise.resolve(['python3', '/no/such/python']),
     });
     const repo = result.repository;
+    const planning = models.requests.find((request) => request.label === 'plan-overall');
+    expect(planning?.system).toMatch(
+      /<target-environment>\n[^<]*\n- Python 3\.\d+\.\d+\n- (installed: |none of the usual)/,
+    );
     const log = execFileSync('git', ['-C', repo, 'log', '--format=%s'], { encoding: 'utf8' });
     expect(log.trim().split('\n').reverse()).toEqual([
       'plan: plan, design and config.yaml',
-      'analyze: logic analysis per file',
-      'generate: 2 files in dependency order',
+      'generate: analysis and code of 2 files in dependency order',
       'environment: requirements.txt, reproduce.sh and README',
     ]);
     const config = readFileSync(join(repo, 'config.yaml'), 'utf8');
@@ -133,23 +132,25 @@ describe('paperToRepository', () => {
     expect(readFileSync(join(repo, 'config_smoke.yaml'), 'utf8')).toContain('epochs: 1');
     expect(readFileSync(join(repo, 'requirements.txt'), 'utf8')).toBe('numpy\n');
     expect(readFileSync(join(repo, 'main.py'), 'utf8')).toContain('from model import fit');
-    const architectureCalls = models.requests.filter(
-      (request) => request.label === 'plan-architecture',
-    );
-    expect(architectureCalls).toHaveLength(2);
-    expect(architectureCalls[1]?.messages.at(-1)?.content).toContain(
+    const designCalls = models.requests.filter((request) => request.label === 'plan-design');
+    expect(designCalls).toHaveLength(2);
+    expect(designCalls[1]?.messages.at(-1)?.content).toContain(
       'sequenceDiagram: must be a mermaid sequenceDiagram',
     );
     // The conversation goes on with the accepted answer only: the retry is left out.
-    const logicCall = models.requests.find((request) => request.label === 'plan-logic');
-    expect(logicCall?.messages.map((message) => message.role)).toEqual([
+    const configCall = models.requests.find((request) => request.label === 'plan-config');
+    expect(configCall?.messages.map((message) => message.role)).toEqual([
       'user',
       'assistant',
       'user',
       'assistant',
       'user',
     ]);
-    expect(JSON.stringify(logicCall?.messages)).not.toContain('graph TD');
+    expect(JSON.stringify(configCall?.messages)).not.toContain('graph TD');
+    // Each file's answer gives its analysis before the code: kept under docs/analysis/.
+    expect(readFileSync(join(repo, 'docs', 'analysis', 'model.md'), 'utf8')).toBe(
+      'model.py fits ridge and reads ridge.alpha from the configuration.\n',
+    );
     // The README is written from the code and the scripts it tells a reader to run.
     const readmeCall = models.requests.find((request) => request.label === 'readme');
     expect(readmeCall?.messages[0]?.content).toContain('from model import fit');
@@ -157,13 +158,13 @@ describe('paperToRepository', () => {
       '### reproduce.sh\n```bash\n#!/usr/bin/env bash',
     );
     expect(readmeCall?.messages[0]?.content).toContain('### requirements.txt\n```text\nnumpy');
-    const mainCalls = models.requests.filter((request) => request.label === 'generate main.py');
+    const mainCalls = models.requests.filter((request) => request.label === 'write main.py');
     expect(mainCalls[1]?.messages.at(-1)?.content).toContain('does not compile');
-    // The generation of main.py names model.py and shows it.
+    // main.py imports model.py: its request shows it, and the experiments it must run.
     expect(mainCalls[0]?.messages[0]?.content).toContain('### model.py');
+    expect(mainCalls[0]?.messages[0]?.content).toContain('table1-ridge (Table 1)');
     expect(result.report.stages.map((stage) => stage.stage)).toEqual([
       'plan',
-      'analyze',
       'target-environment',
       'generate',
       'environment',
@@ -175,7 +176,7 @@ describe('paperToRepository', () => {
       `| total | ${models.requests.length} | ${100 * models.requests.length} | ${40 * models.requests.length} |`,
     );
     expect(readFileSync(result.reportPath, 'utf8')).toContain('verify was skipped');
-    expect(events.filter((event) => event.type === 'stage-end')).toHaveLength(5);
+    expect(events.filter((event) => event.type === 'stage-end')).toHaveLength(4);
   });
 
   it('refuses an output folder that already holds files', async () => {
@@ -206,7 +207,7 @@ describe('paperToRepository verify', () => {
     const sandbox = await createSandbox('bubblewrap');
     const failing = {
       ...answers,
-      'generate main.py':
+      'write main.py':
         '```python\nimport sys\nfrom model import fit\n\nprint("accuracy:", fit(0.5))\nraise SystemExit("config key missing: ridge.alpha")\n```',
     };
     const { run, events } = fakeRun();
@@ -263,9 +264,9 @@ describe('paperToRepository resumed', () => {
         repairBudgetSteps: 0,
         skipVerify: true,
       }).then((result) => ({ status: 'completed' as const, value: result }));
-    // The provider goes away at main.py: generate has written model.py and stops there.
+    // The provider goes away at main.py: the write stage has written model.py and stops there.
     const withoutMain = Object.fromEntries(
-      Object.entries(answers).filter(([label]) => label !== 'generate main.py'),
+      Object.entries(answers).filter(([label]) => label !== 'write main.py'),
     );
     let runDir = '';
     await expect(
@@ -275,7 +276,7 @@ describe('paperToRepository resumed', () => {
         (run) => labelledCaller(withoutMain, run),
         (scope) => pipeline(scope, scope.models),
       ),
-    ).rejects.toThrow('no scripted answer for generate main.py');
+    ).rejects.toThrow('no scripted answer for write main.py');
     expect(existsSync(join(runDir, 'repo', 'model.py'))).toBe(true);
 
     let second: ReturnType<typeof labelledCaller> | undefined;
@@ -285,21 +286,20 @@ describe('paperToRepository resumed', () => {
       (run) => (second = labelledCaller(answers, run)),
       (scope) => pipeline(scope, scope.models),
     );
-    // Plan and analyze come from their stored results (the analyses through their codec).
+    // Plan comes from its stored result.
     const ends = readEvents(runDir).events.filter(
       (event): event is EventOf<'stage-end'> => event.type === 'stage-end',
     );
     expect(ends.filter((end) => end.reused === true).map((end) => end.stage)).toEqual([
       'plan',
-      'analyze',
       'target-environment',
     ]);
-    const analysis = readFileSync(join(runDir, 'repo', 'docs', 'analysis', 'main.md'), 'utf8');
-    expect(analysis).toContain('config keys it reads');
+    const analysis = readFileSync(join(runDir, 'repo', 'docs', 'analysis', 'model.md'), 'utf8');
+    expect(analysis).toContain('reads ridge.alpha');
     // model.py's generation is answered from the log; only what was never answered is asked.
     expect(second?.requests.map((request) => request.label)).toEqual([
-      'generate main.py',
-      'generate main.py',
+      'write main.py',
+      'write main.py',
       'readme',
     ]);
     expect(readFileSync(join(result.repository, 'main.py'), 'utf8')).toContain(
@@ -310,13 +310,12 @@ describe('paperToRepository resumed', () => {
     });
     expect(log.trim().split('\n').reverse()).toEqual([
       'plan: plan, design and config.yaml',
-      'analyze: logic analysis per file',
-      'generate: 2 files in dependency order',
+      'generate: analysis and code of 2 files in dependency order',
       'environment: requirements.txt, reproduce.sh and README',
     ]);
     // Every call counted once in the report, those of the failed process included.
     const calls = readEvents(runDir).events.filter((event) => event.type === 'llm-end').length;
     expect(result.report.totals.calls).toBe(calls);
-    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(7);
+    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(5);
   });
 });

@@ -9,36 +9,35 @@ import { readEvents } from '../../src/runs/read-events.js';
 import { totalsOf } from '../../src/runs/run-totals.js';
 import { defaultLimits, type ExecutionResult, type Sandbox } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 const paper = `# Tripling
 We triple every input with a factor of 3.`;
 
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
-
 const answers = {
   'plan-overall':
     '## Method\ntriple\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 3\n## Metrics\nnone\n## Unclear\nnothing',
-  'plan-architecture': json({
-    implementationApproach: 'plain Python',
-    files: [{ path: 'main.py', purpose: 'entry point' }],
-    classDiagram: 'classDiagram\n  class Main',
-    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-  }),
-  'plan-logic': json({
-    requiredPackages: [],
-    fileLogic: [{ path: 'main.py', logic: 'prints the tripled value' }],
-    order: ['main.py'],
-    sharedKnowledge: 'factor',
-    entryPoint: 'main.py',
-  }),
-  'plan-config': json({
+  'plan-design': designAnswer(
+    {
+      implementationApproach: 'plain Python',
+      files: [{ path: 'main.py', purpose: 'entry point' }],
+      classDiagram: 'classDiagram\n  class Main',
+      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+    },
+    {
+      requiredPackages: [],
+      fileLogic: [{ path: 'main.py', logic: 'prints the tripled value' }],
+      order: ['main.py'],
+      sharedKnowledge: 'factor',
+      entryPoint: 'main.py',
+    },
+  ),
+  'plan-config': settingsAnswer({
     entries: [{ key: 'model.factor', value: 3, evidence: 'with a factor of 3' }],
     smokeOverrides: [{ key: 'model.factor', value: 1 }],
   }),
-  ...experimentsAndChecklist,
-  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-  'generate main.py': '```python\nprint(3 * 2)\n```',
+  ...checklist,
+  'write main.py': '```python\nprint(3 * 2)\n```',
   readme:
     '# Tripling\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
   repair: 'I would change main.py.',

@@ -55,14 +55,38 @@ export function labelledCaller(
 
 const fenced = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 
+/** One experiment, run by config.yaml itself: what a fixture's configuration answer maps. */
+const mainExperiment = {
+  id: 'main',
+  source: 'Table 1',
+  description: 'the main result',
+  overrides: [],
+};
+
 /**
- * The two planning answers every paper fixture needs besides its own: the experiments map
- * (one experiment, run by config.yaml itself) and a checklist of one Code Development leaf.
+ * The design answer (one JSON block) from its two parts as a fixture writes them: the
+ * architecture (approach, files with their purpose, diagrams) and the logic design (each
+ * file's logic and imports under `fileLogic`, order, packages, shared knowledge, entry point).
  */
-export const experimentsAndChecklist: Record<string, string> = {
-  'plan-experiments': fenced({
-    experiments: [{ id: 'main', source: 'Table 1', description: 'the main result', overrides: [] }],
-  }),
+export function designAnswer(
+  architecture: { files: { path: string; purpose: string }[] } & Record<string, unknown>,
+  logic: { fileLogic: ({ path: string } & Record<string, unknown>)[] } & Record<string, unknown>,
+): string {
+  const { fileLogic, ...rest } = logic;
+  const files = architecture.files.map((file) => ({
+    ...file,
+    ...fileLogic.find((item) => item.path === file.path),
+  }));
+  return fenced({ ...architecture, ...rest, files });
+}
+
+/** The configuration answer: entries and smoke overrides, with one experiment unless it maps its own. */
+export function settingsAnswer(config: Record<string, unknown>): string {
+  return fenced({ experiments: [mainExperiment], ...config });
+}
+
+/** The checklist every paper fixture needs besides its own answers: one Code Development leaf. */
+export const checklist: Record<string, string> = {
   'plan-rubric': fenced({
     id: 'root',
     requirements: 'The paper is reproduced',

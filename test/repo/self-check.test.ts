@@ -16,7 +16,12 @@ import {
 } from '../../src/repo/schemas.js';
 import { codeDevelopmentTree, rubricFromJson } from '../../src/repo/self-check.js';
 import { fakeRun as fakeRunIn } from './fake-run.js';
-import { labelledCaller, type Answerer } from './scripted-paper-model.js';
+import {
+  designAnswer,
+  labelledCaller,
+  settingsAnswer,
+  type Answerer,
+} from './scripted-paper-model.js';
 
 // A made-up paper: two methods in Table 1 and an ablation in Table 2, one figure left out.
 const paper = `# Mixing on toy data
@@ -40,30 +45,30 @@ def warmup(step: int, total: int) -> float:
 const answers: Record<string, Answerer | string> = {
   'plan-overall':
     '## Method\nmixing\n## Data\ntoy\n## Settings\nfit\n## Experiments\nTable 1, Table 2\n## Hyperparameters\n3 epochs\n## Metrics\nloss\n## Unclear\nnothing',
-  'plan-architecture': json({
-    implementationApproach: 'plain Python',
-    files: [
-      { path: 'model.py', purpose: 'the loss and the schedule' },
-      { path: 'main.py', purpose: 'entry point' },
-    ],
-    classDiagram: 'classDiagram\n  class Model',
-    sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-  }),
-  'plan-logic': json({
-    requiredPackages: [],
-    fileLogic: [
-      { path: 'model.py', logic: 'mixed_loss and warmup' },
-      { path: 'main.py', logic: 'reads config' },
-    ],
-    order: ['model.py', 'main.py'],
-    sharedKnowledge: 'method.kind, method.noise',
-    entryPoint: 'main.py',
-  }),
-  'plan-config': json({
+  'plan-design': designAnswer(
+    {
+      implementationApproach: 'plain Python',
+      files: [
+        { path: 'model.py', purpose: 'the loss and the schedule' },
+        { path: 'main.py', purpose: 'entry point' },
+      ],
+      classDiagram: 'classDiagram\n  class Model',
+      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+    },
+    {
+      requiredPackages: [],
+      fileLogic: [
+        { path: 'model.py', logic: 'mixed_loss and warmup' },
+        { path: 'main.py', logic: 'reads config' },
+      ],
+      order: ['model.py', 'main.py'],
+      sharedKnowledge: 'method.kind, method.noise',
+      entryPoint: 'main.py',
+    },
+  ),
+  'plan-config': settingsAnswer({
     entries: [{ key: 'training.epochs', value: 3, evidence: 'We train for 3 epochs' }],
     smokeOverrides: [{ key: 'training.epochs', value: 1 }],
-  }),
-  'plan-experiments': json({
     experiments: [
       {
         id: 'table1-baseline',
@@ -129,9 +134,8 @@ const answers: Record<string, Answerer | string> = {
       },
     ],
   }),
-  analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-  'generate model.py': python(modelWithoutWarmup),
-  'generate main.py': python(
+  'write model.py': python(modelWithoutWarmup),
+  'write main.py': python(
     'from model import mixed_loss\n\nprint("loss:", mixed_loss(1.0, 2.0, 0.5))\n',
   ),
   'self-check fix model.py': python(modelWithWarmup),
@@ -256,6 +260,8 @@ describe('paper mode: every experiment and the self-check', () => {
     const fix = models.requests.find((request) => request.label === 'self-check fix model.py');
     expect(fix?.messages[0]?.content).toContain('A linear warmup schedule');
     expect(fix?.messages[0]?.content).toContain('model.py has no warmup schedule');
+    // The rewrite sees the paper too (this design names no sections: the condensed paper).
+    expect(fix?.messages[0]?.content).toContain('<paper>');
     expect(readFileSync(join(repo, 'model.py'), 'utf8')).toContain('def warmup');
     const log = execFileSync('git', ['-C', repo, 'log', '--format=%s'], { encoding: 'utf8' });
     expect(log).toContain('self-check: files rewritten for unmet code requirements');
@@ -264,7 +270,7 @@ describe('paper mode: every experiment and the self-check', () => {
     expect(report).toContain('after rewriting model.py: 2/2 (100%)');
     expect(report).toContain("Experiments: 3 of the paper's 4 mapped");
     // Generation states the target environment it writes for.
-    const generate = models.requests.find((request) => request.label === 'generate model.py');
+    const generate = models.requests.find((request) => request.label === 'write model.py');
     expect(generate?.messages[0]?.content).toMatch(/- Python \d+\.\d+/);
   });
 

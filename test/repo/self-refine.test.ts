@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planRepository } from '../../src/repo/planning.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 const paper = 'We train for 3 epochs with a learning rate of 0.1 on the digits data.';
 const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value)}\n\`\`\``;
@@ -25,21 +25,24 @@ const overall =
   '## Method\nm\n## Data\nd\n## Settings\ns\n## Experiments\nTable 1\n## Hyperparameters\nh\n## Metrics\nx\n## Unclear\nu';
 
 describe('--self-refine', () => {
-  it('critiques the plan and uses the revised architecture, logic and config', async () => {
+  it('critiques the plan and uses the revised design and config', async () => {
     const models = labelledCaller({
       'plan-overall': overall,
-      'plan-architecture': json(architecture(['main.py'])),
-      'plan-logic': json(logic(['main.py'])),
-      'plan-config': json(config),
-      ...experimentsAndChecklist,
+      'plan-design': designAnswer(architecture(['main.py']), logic(['main.py'])),
+      'plan-config': settingsAnswer(config),
+      ...checklist,
       'self-refine-critique': json({
         problems: [{ where: 'architecture', problem: 'no data loading file', fix: 'add data.py' }],
       }),
-      'revise-architecture': json(architecture(['data.py', 'main.py'])),
-      // A revised logic design that forgets the new file is re-asked with the reason.
-      'revise-logic': (_request, attempt) =>
-        json(logic(attempt === 1 ? ['main.py'] : ['data.py', 'main.py'])),
-      'revise-config': json({
+      // A revised design whose order forgets the new file is re-asked with the reason.
+      'revise-design': (_request, attempt) =>
+        designAnswer(
+          architecture(['data.py', 'main.py']),
+          attempt === 1
+            ? { ...logic(['data.py', 'main.py']), order: ['main.py'] }
+            : logic(['data.py', 'main.py']),
+        ),
+      'revise-config': settingsAnswer({
         ...config,
         entries: [
           ...config.entries,
@@ -57,29 +60,25 @@ describe('--self-refine', () => {
     const labels = models.requests.map((request) => request.label);
     expect(labels).toEqual([
       'plan-overall',
-      'plan-architecture',
-      'plan-logic',
+      'plan-design',
       'plan-config',
-      'plan-experiments',
       'plan-rubric',
       'self-refine-critique',
-      'revise-architecture',
-      'revise-logic',
-      'revise-logic',
+      'revise-design',
+      'revise-design',
       'revise-config',
     ]);
-    const fixes = models.requests[7]?.messages.at(-1)?.content ?? '';
+    const fixes = models.requests[5]?.messages.at(-1)?.content ?? '';
     expect(fixes).toContain('architecture: no data loading file → add data.py');
-    expect(models.requests[9]?.messages.at(-1)?.content).toContain('order: misses data.py');
+    expect(models.requests[6]?.messages.at(-1)?.content).toContain('order: misses data.py');
   });
 
   it('keeps the plan when the critique finds nothing', async () => {
     const models = labelledCaller({
       'plan-overall': overall,
-      'plan-architecture': json(architecture(['main.py'])),
-      'plan-logic': json(logic(['main.py'])),
-      'plan-config': json(config),
-      ...experimentsAndChecklist,
+      'plan-design': designAnswer(architecture(['main.py']), logic(['main.py'])),
+      'plan-config': settingsAnswer(config),
+      ...checklist,
       'self-refine-critique': json({ problems: [] }),
     });
     const plan = await planRepository(models, paper, { selfRefine: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  describePlanningEnvironment,
   describeTargetEnvironment,
   probeTargetEnvironment,
 } from '../../src/repo/target-environment.js';
@@ -24,5 +25,16 @@ describe('the target environment generation writes for', () => {
     expect(
       describeTargetEnvironment({ interpreter: 'python3', python: '3.11.2', packages: [] }),
     ).toBe('- Python 3.11.2\n- the standard library only');
+  });
+
+  it('tells planning the versions installed, not the usual packages missing', () => {
+    const missing = { name: 'matplotlib', version: null };
+    const packages = [{ name: 'torch', version: '1.13.1' }, missing];
+    expect(describePlanningEnvironment({ interpreter: 'p', python: '3.11.2', packages })).toBe(
+      '- Python 3.11.2\n- installed: torch 1.13.1',
+    );
+    expect(
+      describePlanningEnvironment({ interpreter: 'p', python: '3.12.0', packages: [missing] }),
+    ).toContain('none of the usual packages');
   });
 });

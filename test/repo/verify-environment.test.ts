@@ -10,12 +10,10 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { closestInterpreter, findInterpreter } from '../../src/sandbox/interpreters.js';
 import { defaultLimits } from '../../src/sandbox/types.js';
 import { fakeRun } from './fake-run.js';
-import { experimentsAndChecklist, labelledCaller } from './scripted-paper-model.js';
+import { checklist, designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
 const paper = `# Doubling
 We double every input with a factor of 2.`;
-
-const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 const python = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
 const mainUsingPackage = `import sys
@@ -30,40 +28,41 @@ function answers(testFile: string) {
   return {
     'plan-overall':
       '## Method\ndouble\n## Data\nnone\n## Settings\nnone\n## Experiments\nTable 1\n## Hyperparameters\nfactor 2\n## Metrics\nnone\n## Unclear\nnothing',
-    'plan-architecture': json({
-      implementationApproach: 'plain Python',
-      files: [
-        { path: 'model.py', purpose: 'the doubling' },
-        { path: 'main.py', purpose: 'entry point' },
-        { path: 'tests/test_model.py', purpose: 'tests of model.py' },
-      ],
-      classDiagram: 'classDiagram\n  class Model',
-      sequenceDiagram: 'sequenceDiagram\n  participant M as main',
-    }),
-    'plan-logic': json({
-      requiredPackages: [
-        { name: 'codify-probe-pkg', importName: 'codify_probe_pkg' },
-        { name: 'pytest', version: '7.0', importName: 'pytest' },
-        { name: 'pytest-cov', importName: 'pytest_cov' },
-      ],
-      fileLogic: [
-        { path: 'model.py', logic: 'def double' },
-        { path: 'main.py', logic: 'prints the doubled value' },
-        { path: 'tests/test_model.py', logic: 'checks double' },
-      ],
-      order: ['model.py', 'main.py', 'tests/test_model.py'],
-      sharedKnowledge: 'factor',
-      entryPoint: 'main.py',
-    }),
-    'plan-config': json({
+    'plan-design': designAnswer(
+      {
+        implementationApproach: 'plain Python',
+        files: [
+          { path: 'model.py', purpose: 'the doubling' },
+          { path: 'main.py', purpose: 'entry point' },
+          { path: 'tests/test_model.py', purpose: 'tests of model.py' },
+        ],
+        classDiagram: 'classDiagram\n  class Model',
+        sequenceDiagram: 'sequenceDiagram\n  participant M as main',
+      },
+      {
+        requiredPackages: [
+          { name: 'codify-probe-pkg', importName: 'codify_probe_pkg' },
+          { name: 'pytest', version: '7.0', importName: 'pytest' },
+          { name: 'pytest-cov', importName: 'pytest_cov' },
+        ],
+        fileLogic: [
+          { path: 'model.py', logic: 'def double' },
+          { path: 'main.py', logic: 'prints the doubled value' },
+          { path: 'tests/test_model.py', logic: 'checks double' },
+        ],
+        order: ['model.py', 'main.py', 'tests/test_model.py'],
+        sharedKnowledge: 'factor',
+        entryPoint: 'main.py',
+      },
+    ),
+    'plan-config': settingsAnswer({
       entries: [{ key: 'model.factor', value: 2, evidence: 'with a factor of 2' }],
       smokeOverrides: [{ key: 'model.factor', value: 1 }],
     }),
-    ...experimentsAndChecklist,
-    analyze: 'The file defines what the design says, step by step, with the config keys it reads.',
-    'generate model.py': python('def double(x: int) -> int:\n    return 2 * x'),
-    'generate main.py': python(mainUsingPackage),
-    'generate tests/test_model.py': python(testFile),
+    ...checklist,
+    'write model.py': python('def double(x: int) -> int:\n    return 2 * x'),
+    'write main.py': python(mainUsingPackage),
+    'write tests/test_model.py': python(testFile),
     readme:
       '# Doubling\n\n`bash reproduce.sh` runs config.yaml; `python3 main.py --config config_smoke.yaml` the smoke run.',
   };

@@ -214,7 +214,6 @@ describe('codify ui in Chromium', () => {
       .toEqual([
         'ingest',
         'plan',
-        'analyze',
         'target-environment',
         'generate',
         'self-check',
@@ -230,7 +229,7 @@ describe('codify ui in Chromium', () => {
         timeout: 20_000,
       })
       .toBe(2);
-    expect(await page.locator('.mermaid-svg').first().textContent()).toContain('Standardizer');
+    expect(await page.locator('.mermaid-svg').first().textContent()).toContain('mixup_batch');
     expect(await page.locator('.mermaid-source').first().textContent()).toContain('classDiagram');
     await shoot(page, 'paper-design');
     await page.click('a[role="tab"]:has-text("Config")');

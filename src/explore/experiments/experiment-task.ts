@@ -12,7 +12,10 @@ import type { IdeaCard } from '../schemas.js';
 function notRunNote(reasons: readonly string[]): string {
   if (reasons.length === 0) return '';
   return `\n${loadPrompt('explore-experiment-not-run', {
-    count: String(reasons.length),
+    steps:
+      reasons.length === 1
+        ? "one of the plan's steps needs"
+        : `${reasons.length} of the plan's steps need`,
     reasons: reasons.map((reason) => `  - ${reason}`).join('\n'),
   }).trimEnd()}`;
 }

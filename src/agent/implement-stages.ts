@@ -15,7 +15,7 @@ import {
 import { repeatedPerformanceText } from '../tasks/starter-performance.js';
 import { starterFailure } from '../tasks/starter-failure.js';
 import { taskFileNames } from '../tasks/task-file-names.js';
-import { agentDelivery, problemStatement } from '../tasks/problem-statement.js';
+import { agentDelivery, problemStatement, starterListing } from '../tasks/problem-statement.js';
 import { allActions } from './actions/index.js';
 import type { AgentCheckpoint } from './checkpoint.js';
 import { type ImplementResult, writeFinalResult } from './final-result.js';
@@ -153,6 +153,9 @@ async function measureStarterRuns(
   return text;
 }
 
+const optionalFirstStep = (text: string | undefined) =>
+  text === undefined ? {} : { firstStep: text };
+
 function strategyContext(
   scope: RunScope,
   { run, task, workspace, settings }: ImplementSession,
@@ -162,10 +165,14 @@ function strategyContext(
 ): StrategyContext {
   return {
     task,
-    problem: problemStatement(
-      task,
-      settings.strategy === 'agent' ? agentDelivery(settings.agent.maxSteps) : { kind: 'agent' },
-    ),
+    // The agent's planner sees the starter's listing at its first step only: its system
+    // prompt, the same at every step, stays shorter (the listing's lines are sent once).
+    ...(settings.strategy === 'agent'
+      ? {
+          problem: problemStatement(task, agentDelivery(settings.agent.maxSteps), 'first-step'),
+          ...optionalFirstStep(starterListing(task)),
+        }
+      : { problem: problemStatement(task, { kind: 'agent' }) }),
     workspace,
     sandbox,
     models: scope.models,

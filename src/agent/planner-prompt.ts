@@ -20,6 +20,8 @@ export interface PlannerPromptInput {
   comment: string | null;
   /** Describe the optional Questions field in the response format. */
   questions?: boolean;
+  /** Shown before the budgets at this step only (the starter's listing at step 1). */
+  firstStep?: string;
 }
 
 /** The planner's list of actions: name, description, and an example input on one line. */
@@ -94,6 +96,7 @@ export function plannerPrompt(input: PlannerPromptInput): {
   // nothing stands in for no steps yet: the block must stay a prefix of the next step's
   const steps = [loadPrompt('agent-planner-recent', {}).trim(), ...inFull.map(describeStep)];
   const prompt = loadPrompt('agent-planner', {
+    first: input.firstStep === undefined ? '' : `${input.firstStep.trim()}\n\n`,
     budgets: input.budgets.map((line) => `- ${line}`).join('\n'),
     notes:
       notes.length === 0 ? '' : `\n# Notes\n\n${notes.map((note) => `- ${note}`).join('\n')}\n`,

@@ -4,8 +4,14 @@ import { isComputerModernRoman, isMathFont } from './pdf-fonts.js';
 import { composeMath } from './pdf-math.js';
 import type { PdfPageContent } from './pdf-page-content.js';
 import { readPageContent } from './pdf-page-content.js';
-import { findScripts, renderCells } from './pdf-scripts.js';
+import { findScripts, renderCells, type RenderedCell } from './pdf-scripts.js';
 import { PaperError } from './paper-error.js';
+
+/** Where a cell lies across the page, in PDF points. */
+export interface CellSpan {
+  left: number;
+  right: number;
+}
 
 /** One line of a PDF page, rebuilt from positioned text items. */
 export interface PdfLine {
@@ -25,6 +31,8 @@ export interface PdfLine {
    * narrow centred column stands closer to its neighbours than an equation's number does.
    */
   tableCells: string[];
+  /** Where each of `tableCells` lies across the page, left and right edge. */
+  tableSpans: CellSpan[];
   /** Right edge of the line's text. */
   right: number;
   /** Left edge of the text after an algorithm's line number ("3:"), else x. */
@@ -52,6 +60,14 @@ export interface PdfLine {
    * `align` share it, while separate centred equations almost never do.
    */
   relationX?: number;
+}
+
+/** A table row's cells and where each lies. */
+function tableCellsOf(rendered: RenderedCell[]): Pick<PdfLine, 'tableCells' | 'tableSpans'> {
+  return {
+    tableCells: rendered.map((cell) => attachMarks(cell.text)),
+    tableSpans: rendered.map((cell) => ({ left: cell.x, right: cell.right })),
+  };
 }
 
 const relationSign = /[=<>≤≥≈∼≃≡∝∈←→⇒⇔]/u;
@@ -201,7 +217,7 @@ function layoutPage(content: PdfPageContent, bodySize: number): Omit<PdfLine, 'g
         text,
         cells,
         cellStarts: rendered.map((cell) => cell.x),
-        tableCells: renderCells(group, links, 0.7).map((cell) => attachMarks(cell.text)),
+        ...tableCellsOf(renderCells(group, links, 0.7)),
         monospace: baseItems.every((item) => item.monospace || item.text.trim().length === 0),
         bold: baseItems.every((item) => item.bold || item.text.trim().length === 0),
         mathShare: total === 0 ? 0 : math / total,

@@ -111,6 +111,8 @@ function extent(item: PdfItem, children: Map<PdfItem, PdfItem[]>): number {
 export interface RenderedCell {
   text: string;
   x: number;
+  /** Right edge of the cell's text (its scripts included). */
+  right: number;
 }
 
 /**
@@ -133,10 +135,11 @@ function renderSequence(
     const gap = right === undefined ? 0 : item.x - right;
     if (cell === undefined || (right !== undefined && gap > split * size)) {
       if (cell !== undefined) cells.push(cell);
-      cell = { text: '', x: item.x };
+      cell = { text: '', x: item.x, right: item.x };
     } else if (spaced(cell.text, text, gap, item.size, item.math)) cell.text += ' ';
     cell.text += text;
     right = Math.max(right ?? -Infinity, extent(item, children));
+    cell.right = right;
   }
   if (cell !== undefined) cells.push(cell);
   return cells

@@ -3,7 +3,8 @@ import { DocumentBuilder } from './document-builder.js';
 import type { PaperDocument, PaperTable } from './document.js';
 import { looksMathematical } from './math-line.js';
 import { splitAuthors } from './normalize.js';
-import type { PdfLine } from './pdf-lines.js';
+import type { CellSpan, PdfLine } from './pdf-lines.js';
+import { alignTableColumns } from './pdf-table-columns.js';
 import { readPdfLines } from './pdf-lines.js';
 import type { Footnote } from './pdf-footnotes.js';
 import { collectFootnotes, footnoteMark } from './pdf-footnotes.js';
@@ -146,7 +147,17 @@ type Open =
   | { kind: 'none' }
   | { kind: 'paragraph'; lines: string[]; last: Line }
   | { kind: 'equation'; parts: string[]; last: Line }
-  | { kind: 'table'; table: PaperTable; captionOpen: boolean; number?: string; page: number }
+  | {
+      kind: 'table';
+      table: PaperTable;
+      /** Where each cell of each row lies, to put back the blank cells when the table ends. */
+      spans: CellSpan[][];
+      /** Each row's distance from the line above it. */
+      gaps: number[];
+      captionOpen: boolean;
+      number?: string;
+      page: number;
+    }
   | {
       kind: 'algorithm';
       caption?: string;
@@ -199,6 +210,26 @@ function runsOnLater(last: Line, line: Line): boolean {
 
 type OpenParagraph = Open & { kind: 'paragraph' };
 type OpenTable = Open & { kind: 'table' };
+
+/**
+ * Whether a line stands too far below a table's rows to be one of them: the paragraph
+ * after the table, whose run-in heading ("Smoke configuration. To check…") reads as two
+ * cells. Rows are evenly spaced (a rule or a group's extra space adds less than half a
+ * row); the text after a table's bottom rule starts well over twice a row's spacing below.
+ */
+function pastTheRows(open: OpenTable, line: Line): boolean {
+  const spacing = open.gaps
+    .slice(1)
+    .filter((gap) => Number.isFinite(gap))
+    .sort((first, second) => first - second);
+  const typical = spacing[Math.floor(spacing.length / 2)];
+  return typical !== undefined && Number.isFinite(line.gapBefore) && line.gapBefore > 2.5 * typical;
+}
+
+/** The table as it ends: its rows with the blank cells the PDF left out put back. */
+function withColumns(open: OpenTable): PaperTable {
+  return { ...open.table, rows: alignTableColumns(open.table.rows, open.spans) };
+}
 type OpenAlgorithm = Open & { kind: 'algorithm' };
 
 /** What the layout knows of the line in hand, shared by the steps that may take it. */
@@ -385,6 +416,8 @@ class PdfLayout {
     this.open = {
       kind: 'table',
       table: { caption: table[2], rows: [] },
+      spans: [],
+      gaps: [],
       captionOpen: true,
       number: table[1],
       page: line.page,
@@ -398,11 +431,14 @@ class PdfLayout {
     const open: OpenTable = this.open;
     const { line } = context;
     if (
-      line.cells.length >= 2 ||
-      (line.tableCells.length >= 2 && (!open.captionOpen || line.ruleAbove))
+      (line.cells.length >= 2 ||
+        (line.tableCells.length >= 2 && (!open.captionOpen || line.ruleAbove))) &&
+      !pastTheRows(open, line)
     ) {
       open.captionOpen = false;
       open.table.rows.push(line.tableCells);
+      open.spans.push(line.tableSpans);
+      open.gaps.push(line.gapBefore);
       return true;
     }
     if (open.captionOpen && !line.ruleAbove) {
@@ -411,7 +447,8 @@ class PdfLayout {
     }
     if (open.table.rows.length === 0 && !context.newBlock && open.captionOpen) return true;
     if (this.suspended !== undefined && continues(line)) {
-      const { table: found, number, page } = open;
+      const { number, page } = open;
+      const found = withColumns(open);
       this.deferred.push(() => this.placeTable(found, number, page));
       this.open = this.suspended;
       this.suspended = undefined;
@@ -452,6 +489,8 @@ class PdfLayout {
     this.open = {
       kind: 'table',
       table: { rows: [line.tableCells] },
+      spans: [line.tableSpans],
+      gaps: [line.gapBefore],
       captionOpen: false,
       page: line.page,
     };
@@ -544,7 +583,7 @@ class PdfLayout {
     const open = this.open;
     if (open.kind === 'paragraph') this.emitParagraph(open);
     if (open.kind === 'equation') this.builder.equation(open.parts.join(' '));
-    if (open.kind === 'table') this.placeTable(open.table, open.number, open.page);
+    if (open.kind === 'table') this.placeTable(withColumns(open), open.number, open.page);
     if (open.kind === 'algorithm')
       this.builder.algorithm({ caption: open.caption, text: algorithmText(open, this.body) });
     this.open = { kind: 'none' };

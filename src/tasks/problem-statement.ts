@@ -169,7 +169,16 @@ export function filesInStatement(task: Task): string[] {
  * one, otherwise generated from prompts/problem-statement.md and the task's files, with the
  * "What to deliver" list that fits how the answer is given.
  */
-export function problemStatement(task: Task, delivery: Delivery = { kind: 'agent' }): string {
+export function problemStatement(
+  task: Task,
+  delivery: Delivery = { kind: 'agent' },
+  /**
+   * Where the starter's numbered listing goes: into the statement (`inline`), or only into
+   * the first step's request (`first-step`: the agent's planner, whose system prompt then
+   * stays the same, and shorter, for every step; the listing is `starterListing`).
+   */
+  listing: 'inline' | 'first-step' = 'inline',
+): string {
   if (task.files.problemStatement !== undefined) return task.files.problemStatement;
   const subparts = task.files.subparts.map((subpart) =>
     section(
@@ -192,7 +201,24 @@ export function problemStatement(task: Task, delivery: Delivery = { kind: 'agent
     methodology: task.files.methodology.trim(),
     sections,
     entrypoint: task.entrypoint,
-    starter_code: numberedStarter(task.files.starterCode),
+    starter:
+      listing === 'inline'
+        ? loadPrompt('problem-statement-starter', {
+            starter_code: numberedStarter(task.files.starterCode),
+          }).trim()
+        : loadPrompt('problem-statement-starter-first-step', {}).trim(),
     deliver: whatToDeliver(task, delivery).trimEnd(),
   });
+}
+
+/**
+ * The starter's numbered listing for the agent's first step, when the statement leaves it
+ * out (`problemStatement(…, 'first-step')`); undefined for a task that brings its own
+ * problem_statement.txt, which the statement shows as written.
+ */
+export function starterListing(task: Task): string | undefined {
+  if (task.files.problemStatement !== undefined) return undefined;
+  return `# The starter code: \`${task.entrypoint}\`\n\n${loadPrompt('problem-statement-starter', {
+    starter_code: numberedStarter(task.files.starterCode),
+  }).trim()}`;
 }

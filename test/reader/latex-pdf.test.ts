@@ -117,6 +117,43 @@ describe('full-width blocks between column blocks, typeset by pdflatex', () => {
     expect(results?.tables.map((table) => table.rows.length)).toEqual([4]);
   });
 
+  it('puts back the blank cells of an ablation table, and ends a table at the paragraph below it', async () => {
+    // examples/papers/seq-transformer: Table 2 leaves a cell blank where a variant keeps the
+    // base model's value; the PDF holds no empty cells, so its rows were read shifted left.
+    const paper = 'examples/papers/seq-transformer/paper';
+    const [pdf, latex] = await Promise.all([readPaper(`${paper}.pdf`), readPaper(`${paper}.tex`)]);
+    const ablations = (document: PaperDocument) =>
+      tables(document).find((table) => table.caption?.startsWith('Ablations on reversal'));
+    const blanks = (document: PaperDocument) =>
+      ablations(document)?.rows.map((row) => row.map((cell) => cell === ''));
+    expect(ablations(pdf)?.rows).toHaveLength(12);
+    expect(blanks(pdf)).toEqual(blanks(latex));
+    expect(ablations(pdf)?.rows[9]).toEqual([
+      '(E)',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '0',
+      '',
+      '234k',
+      '94.6',
+      '92.9',
+      '96.8',
+    ]);
+    // The run-in heading of the paragraph under Table 3 ("Smoke configuration. To check…")
+    // is set off like two cells, but stands far below the last row: no row of the table.
+    const base = tables(pdf).find((table) => table.caption === 'Base configuration');
+    expect(base?.rows.at(-1)).toEqual(['threads', '1']);
+    const appendix = pdf.sections.find((section) =>
+      section.heading.includes('Reimplementation Notes'),
+    );
+    expect(appendix?.text).toContain(
+      'Smoke configuration. To check that an implementation runs end to end',
+    );
+  });
+
   it('puts a figure* read above the section that mentions it after the mentioning paragraph', async () => {
     const document = await readPaper(fixture('wide-abstract'));
     expect(document.abstract).toMatch(

@@ -131,7 +131,7 @@ describe('codify ui in Chromium', () => {
     const rows = page.locator('.runs-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toContain(
-      'test_accuracy 0.9742 (starter 0.9563)',
+      'test_accuracy 0.9707 (starter 0.9563)',
     );
     await shoot(page, 'runs-list');
     await page.selectOption('select[aria-label="mode"]', 'paper');
@@ -156,7 +156,7 @@ describe('codify ui in Chromium', () => {
       'This is the first step',
     );
     expect(await page.locator('.metric-result').textContent()).toContain(
-      "0.9742 vs the starter's 0.9563",
+      "0.9707 vs the starter's 0.9563",
     );
     await shoot(page, 'implement-timeline');
 
@@ -182,7 +182,7 @@ describe('codify ui in Chromium', () => {
     ) ?? ['', '0', '0'];
     expect(Number(total) - Number(ran)).toBe(1);
     expect(await page.locator('.file-view').first().textContent()).toContain(
-      'test_accuracy: 0.9742',
+      'test_accuracy: 0.9707',
     );
     await trace.locator('.code-line.never-ran').first().scrollIntoViewIfNeeded();
     await shoot(page, 'implement-trace');

@@ -56,6 +56,7 @@ export async function askThePlanner(
     ...plannerPrompt({
       step,
       problem: context.problem,
+      ...(step === 1 && context.firstStep !== undefined ? { firstStep: context.firstStep } : {}),
       actions: context.actions,
       researchLog: state.researchLog,
       recentSteps: state.recentSteps,

@@ -35,6 +35,8 @@ export type AskFeedback = (summary: StepSummary) => Promise<Feedback>;
 export interface StrategyContext {
   task: Task;
   problem: string;
+  /** What the planner's first request shows before its budgets (the starter's listing). */
+  firstStep?: string;
   workspace: Workspace;
   sandbox: Sandbox;
   models: ModelCaller;

@@ -6,6 +6,7 @@ import type { Stages, StageStore } from '../runs/stages.js';
 import type { Sandbox, SandboxLimits } from '../sandbox/types.js';
 import { commitStage } from './git.js';
 import type { Plan } from './planning.js';
+import type { TargetEnvironment } from './target-environment.js';
 import type { Repairer } from './verify.js';
 
 export interface PaperToRepoOptions {
@@ -29,11 +30,10 @@ export interface PaperToRepoOptions {
    * Default: `interpreter`, assumed to lack nothing.
    */
   /**
-   * The interpreters the run may use, in the order it tries them: planning is told the
-   * one with the most of the usual packages. Default: none, and planning names no
-   * environment.
+   * Of the interpreters the run may use, the one with the most of the usual packages and
+   * their versions: what planning is told. Default: none, and planning names no environment.
    */
-  candidateInterpreters?: () => Promise<string[]>;
+  usualInterpreter?: () => Promise<TargetEnvironment | undefined>;
   chooseInterpreter?: (
     requires: string[],
   ) => Promise<{ path: string; missing: string[] } | { problem: string }>;

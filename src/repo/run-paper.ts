@@ -21,6 +21,7 @@ import {
   closestInterpreter,
   describeNoInterpreter,
   findInterpreter,
+  probeInterpreter,
 } from '../sandbox/interpreters.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { agentRepairer } from './agent-repair.js';
@@ -32,6 +33,7 @@ import {
 } from './pipeline.js';
 import { renderDesign } from './planning.js';
 import { splitRequirements } from './requirements.js';
+import { richestInterpreter, type TargetEnvironment } from './target-environment.js';
 
 /** What a paper run is started with; saved with the run, so `codify resume` repeats it. */
 export interface PaperSettings {
@@ -211,6 +213,9 @@ function pipelineOptions(
   const network = settings.network ?? false;
   const limits = { ...defaultLimits, timeoutMs: (settings.smokeTimeoutS ?? 300) * 1000 };
   const signal = host.signal === undefined ? {} : { signal: host.signal };
+  // Probed once per process: planning and every later choice of interpreter ask it.
+  let usual: Promise<TargetEnvironment | undefined> | undefined;
+  const richest = () => (usual ??= candidateInterpreters(settings.python).then(richestInterpreter));
   return {
     paperText: paper.text,
     fullPaperText: paper.fullText,
@@ -229,8 +234,15 @@ function pipelineOptions(
     network,
     skipVerify: settings.skipVerify ?? false,
     ...(settings.outDir === undefined ? {} : { outDir: settings.outDir }),
-    candidateInterpreters: () => candidateInterpreters(settings.python),
+    usualInterpreter: richest,
     chooseInterpreter: async (requires) => {
+      // The interpreter planning was told, whenever it imports what the code needs.
+      const preferred = (await richest())?.interpreter;
+      if (preferred !== undefined) {
+        const probe = await probeInterpreter(preferred, requires).catch(() => undefined);
+        if (probe !== undefined && requires.every((name) => probe.modules[name]))
+          return { path: preferred, missing: [] };
+      }
       const found = await findInterpreter(requires, settings.python);
       return (
         closestInterpreter(found, requires) ?? {

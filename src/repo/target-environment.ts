@@ -112,3 +112,24 @@ export function describePlanningEnvironment(environment: TargetEnvironment): str
       : `- installed: ${installed.map((pkg) => `${pkg.name} ${pkg.version ?? ''}`).join(', ')}`,
   ].join('\n');
 }
+
+/**
+ * Of `candidates`, the interpreter with the most of the usual packages installed (the first
+ * on ties) and their versions there, read from package metadata (nothing is imported);
+ * undefined when none can be probed. Planning is told this one, and the run prefers it
+ * whenever it imports what the code needs, so the environment planning names is the one the
+ * files are written for and verify runs.
+ */
+export async function richestInterpreter(
+  candidates: readonly string[],
+): Promise<TargetEnvironment | undefined> {
+  let best: TargetEnvironment | undefined;
+  const installed = (found: TargetEnvironment) =>
+    found.packages.filter((pkg) => pkg.version !== null).length;
+  for (const path of candidates) {
+    const found = await probeTargetEnvironment(path, usualPackages).catch(() => undefined);
+    if (found !== undefined && (best === undefined || installed(found) > installed(best)))
+      best = found;
+  }
+  return best;
+}

@@ -14,7 +14,6 @@ import {
   describePlanningEnvironment,
   describeTargetEnvironment,
   probeTargetEnvironment,
-  usualPackages,
   type TargetEnvironment,
 } from './target-environment.js';
 
@@ -30,22 +29,13 @@ function designOf(plan: Plan) {
 }
 
 /**
- * The environment planning is told: of the interpreters the run may use, the one with the
- * most of the usual packages installed (the first on ties), and their versions there, read
- * from package metadata (nothing is imported). Undefined when the run names no candidates
- * (a library caller) or none can be probed: planning then names no environment.
+ * The environment planning is told: the interpreter with the most of the usual packages
+ * (`richestInterpreter`) and their versions. Undefined when the run names no candidates (a
+ * library caller) or none can be probed: planning then names no environment.
  */
 async function planningEnvironment(work: RepoWork): Promise<string | undefined> {
-  const candidates = (await work.options.candidateInterpreters?.()) ?? [];
-  let best: TargetEnvironment | undefined;
-  const installed = (found: TargetEnvironment) =>
-    found.packages.filter((pkg) => pkg.version !== null).length;
-  for (const path of candidates) {
-    const found = await probeTargetEnvironment(path, usualPackages).catch(() => undefined);
-    if (found !== undefined && (best === undefined || installed(found) > installed(best)))
-      best = found;
-  }
-  return best === undefined ? undefined : describePlanningEnvironment(best);
+  const richest = await work.options.usualInterpreter?.();
+  return richest === undefined ? undefined : describePlanningEnvironment(richest);
 }
 
 /** Plan: overall plan, design, config and experiments, written under docs/ and as YAML. */

@@ -9,6 +9,7 @@ import { withRun, type RunScope } from '../../src/runs/lifecycle.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { defaultLimits, type Sandbox } from '../../src/sandbox/types.js';
 import { paperToRepository } from '../../src/repo/pipeline.js';
+import { richestInterpreter } from '../../src/repo/target-environment.js';
 import { fakeRun as fakeRunIn } from './fake-run.js';
 import { labelledCaller } from './scripted-paper-model.js';
 
@@ -111,7 +112,7 @@ describe('paperToRepository', () => {
       repairBudgetSteps: 0,
       skipVerify: true,
       // Planning is told the interpreter with the most of the usual packages, and their versions.
-      candidateInterpreters: () => Promise.resolve(['python3', '/no/such/python']),
+      usualInterpreter: () => richestInterpreter(['python3', '/no/such/python']),
     });
     const repo = result.repository;
     const planning = models.requests.find((request) => request.label === 'plan-overall');

@@ -3,6 +3,7 @@ import {
   describePlanningEnvironment,
   describeTargetEnvironment,
   probeTargetEnvironment,
+  richestInterpreter,
 } from '../../src/repo/target-environment.js';
 
 describe('the target environment generation writes for', () => {
@@ -36,5 +37,14 @@ describe('the target environment generation writes for', () => {
     expect(
       describePlanningEnvironment({ interpreter: 'p', python: '3.12.0', packages: [missing] }),
     ).toContain('none of the usual packages');
+  });
+
+  it('picks the interpreter with the most of the usual packages, skipping one that cannot run', async () => {
+    // Debian's interpreter has torch, numpy, scikit-learn, pandas and PyYAML (scripts/setup.sh).
+    const candidates = ['/no/such/python', 'python3', '/usr/bin/python3'];
+    const richest = await richestInterpreter(candidates);
+    expect(['python3', '/usr/bin/python3']).toContain(richest?.interpreter);
+    expect(richest?.packages.find((pkg) => pkg.name === 'torch')?.version).toMatch(/^\d/);
+    expect(await richestInterpreter(['/no/such/python'])).toBeUndefined();
   });
 });

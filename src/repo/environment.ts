@@ -27,8 +27,8 @@ export function reproduceScript(plan: Plan): string {
 
 /**
  * The generated repository's README, written by the model from the code it describes. Its
- * system prompt is the analysis stage's (the condensed paper, the design, both configs), so
- * a provider's cache serves it; the code as it stands after the self-check follows.
+ * system prompt is the file-writing calls' (the design summary and both configs), so a
+ * provider's cache serves it; the code as it stands after the self-check follows.
  */
 export async function writeReadme(
   models: ModelCaller,

@@ -114,7 +114,7 @@ export function printRecording(name: string, calls: RecordedCall[]): void {
   console.log(`  by stage: ${stageTotals(sizes)}`);
   const paper = condensation(calls);
   console.log(
-    `  paper: ${paper.full} characters in planning, ${paper.condensed} condensed for the later stages (${paper.names.join(', ') || 'nothing condensed'})`,
+    `  paper: ${paper.full} characters in planning, ${paper.condensed} condensed for a file whose design names no section (${paper.names.join(', ') || 'nothing condensed'})`,
   );
 }
 

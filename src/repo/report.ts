@@ -109,7 +109,7 @@ function paperLines(paper: RepoReport['paper']): string[] {
     paper.condensed.length === 0 ? 'nothing condensed' : `condensed: ${paper.condensed.join(', ')}`;
   return [
     '',
-    `Paper: ${paper.characters} characters for planning, ${paper.condensedCharacters} for the later stages (${condensed}; paper-condensed.md in the run folder).`,
+    `Paper: ${paper.characters} characters for planning; each file is shown the sections its design names, or ${paper.condensedCharacters} characters condensed when it names none (${condensed}; paper-condensed.md in the run folder).`,
   ];
 }
 

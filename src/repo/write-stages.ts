@@ -58,9 +58,10 @@ export async function planStage(work: RepoWork): Promise<Plan> {
 }
 
 /**
- * After planning the paper is condensed: what the code is built from stays whole, the
- * rest (introduction, related work, results…) shrinks to its key sentences. No model is
- * asked, so a resumed run condenses again rather than storing it.
+ * After planning the paper is condensed, for a file whose design names no section of it
+ * (and the self-check's rewrite of one): what the code is built from stays whole, the rest
+ * (introduction, related work, results…) shrinks to its key sentences. No model is asked,
+ * so a resumed run condenses again rather than storing it.
  */
 export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPaper {
   const { paperText } = work.options;
@@ -78,7 +79,7 @@ export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPap
     work.run.emit({
       type: 'log',
       level: 'info',
-      message: `paper condensed for the later stages: ${paperText.length} → ${condensed.text.length} characters (condensed: ${condensed.condensed.join(', ')})`,
+      message: `paper condensed for a file whose design names no section of it: ${paperText.length} → ${condensed.text.length} characters (condensed: ${condensed.condensed.join(', ')})`,
     });
   return condensed;
 }

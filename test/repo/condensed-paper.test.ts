@@ -210,7 +210,7 @@ describe('the paper pipeline sends the condensed paper after planning', () => {
       /## 2 Related Work\n\n\(Condensed: /,
     );
     expect(readFileSync(result.reportPath, 'utf8')).toContain(
-      `Paper: ${paper.length} characters for planning,`,
+      `Paper: ${paper.length} characters for planning;`,
     );
   });
 });

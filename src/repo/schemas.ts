@@ -36,18 +36,19 @@ export const architectureSchema = z.object({
 });
 export type Architecture = z.infer<typeof architectureSchema>;
 
+/** A third-party package the code needs, as the logic design and the design name it. */
+const requiredPackage = z.object({
+  name: z.string().min(1),
+  version: z.string().optional(),
+  importName: z.string().min(1),
+});
+
 /** The logic design must cover exactly the files of the architecture; checked against it. */
 export function logicDesignSchema(architecture: Architecture) {
   const planned = new Set(architecture.files.map((file) => file.path));
   return z
     .object({
-      requiredPackages: z.array(
-        z.object({
-          name: z.string().min(1),
-          version: z.string().optional(),
-          importName: z.string().min(1),
-        }),
-      ),
+      requiredPackages: z.array(requiredPackage),
       fileLogic: z.array(
         z.object({
           path: relativePath,
@@ -123,13 +124,7 @@ export const designSchema = z
         }),
       )
       .min(1),
-    requiredPackages: z.array(
-      z.object({
-        name: z.string().min(1),
-        version: z.string().optional(),
-        importName: z.string().min(1),
-      }),
-    ),
+    requiredPackages: z.array(requiredPackage),
     order: z.array(relativePath).min(1),
     sharedKnowledge: z.string(),
     entryPoint: relativePath,

@@ -17,17 +17,6 @@ import {
   type TargetEnvironment,
 } from './target-environment.js';
 
-/** The design and both configs as the prompts after planning see them. */
-function designOf(plan: Plan) {
-  return {
-    design: renderDesign(plan),
-    configs: {
-      config: renderConfigYaml(plan.config),
-      smokeConfig: renderConfigYaml(plan.config, true),
-    },
-  };
-}
-
 /**
  * The environment planning is told: the interpreter with the most of the usual packages
  * (`richestInterpreter`) and their versions. Undefined when the run names no candidates (a
@@ -65,7 +54,7 @@ export async function planStage(work: RepoWork): Promise<Plan> {
  */
 export function condenseForLaterStages(work: RepoWork, plan: Plan): CondensedPaper {
   const { paperText } = work.options;
-  const { design } = designOf(plan);
+  const design = renderDesign(plan);
   const condensed = condensePaper(paperText, {
     quotes: quotedEntries(plan.config).map((entry) => entry.evidence ?? ''),
     design,

@@ -20,10 +20,9 @@ function callLabel(call: RecordedCall): string {
   const last = call.messages.at(-1)?.content ?? '';
   const file = /file `([^`]+)`/.exec(last)?.[1];
   if (/^Write the file `/.test(last)) return `write ${file ?? '?'}`;
-  if (/^Write the overall plan/.test(last)) return 'plan-overall';
+  if (/^Two parts, in this order/.test(last)) return 'plan-overall';
   if (/^Now design the repository/.test(last)) return 'plan-design';
   if (/^Now the configuration/.test(last)) return 'plan-config';
-  if (/^Write the reproduction checklist/.test(last)) return 'plan-rubric';
   if (/A grader checked the repository/.test(last)) return `self-check fix ${file ?? '?'}`;
   if (/^You grade one requirement/.test(last)) return 'self-check grade';
   if (/^# The requirements\n/.test(last)) return 'self-check grades';
@@ -55,9 +54,8 @@ function condensation(calls: RecordedCall[]): { full: number; condensed: number;
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
-/** The stage a call belongs to, from its label: planning, checklist, write (analysis and code per file), self-check, README. */
+/** The stage a call belongs to, from its label: planning (with the checklist), write (analysis and code per file), self-check, README. */
 function stageOf(label: string): string {
-  if (label === 'plan-rubric') return 'checklist';
   if (label.startsWith('plan-')) return 'planning';
   if (label.startsWith('write ')) return 'write';
   if (label.startsWith('self-check')) return 'self-check';

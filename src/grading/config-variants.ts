@@ -51,11 +51,18 @@ function settings(value: Record<string, unknown>, prefix = ''): Map<string, stri
  * repeat that list ten times.
  */
 function briefly(shown: string): string {
-  if (shown.length <= 120) return shown;
-  const value: unknown = JSON.parse(shown);
-  if (Array.isArray(value)) return `a list of ${value.length} items`;
+  if (shown.length <= longValueChars) return shown;
+  return sizeOf(JSON.parse(shown) as unknown) ?? `${shown.slice(0, 100)}…`;
+}
+
+/** Past this many characters of JSON, a setting's value is named by its size. */
+export const longValueChars = 120;
+
+/** A list or mapping by its size ("a list of 10 items"); undefined for anything else. */
+export function sizeOf(value: unknown): string | undefined {
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (isMapping(value)) return `a mapping of ${Object.keys(value).length} keys`;
-  return `${shown.slice(0, 100)}…`;
+  return undefined;
 }
 
 function parsedMapping(text: string): Record<string, unknown> | undefined {
@@ -103,7 +110,7 @@ export function settingChanges(base: string, variant: string): string | undefine
 export function variantView(base: string, variant: string): string {
   const bySetting = settingChanges(base, variant);
   if (bySetting !== undefined)
-    return `(config.yaml with these settings changed, each with config.yaml's value beside it; every other setting is as in config.yaml)\n${bySetting}`;
+    return `(settings changed from config.yaml, with its value beside each; the rest as in config.yaml)\n${bySetting}`;
   return `(config.yaml with these lines changed, "-" its line and "+" this file's; every other line is as in config.yaml)\n${variantChanges(base, variant)}`;
 }
 

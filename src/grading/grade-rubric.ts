@@ -196,6 +196,28 @@ async function askLeafGrade(
   return value;
 }
 
+/**
+ * The leaves under the requirements they belong to, each of those said once: the root
+ * first, then each run of leaves under the same parent after that parent's path.
+ */
+export function groupedRequirements(
+  leaves: readonly RubricNode[],
+  context: ReadonlyMap<string, string[]>,
+): string {
+  const paths = leaves.map((leaf) => context.get(leaf.id) ?? []);
+  const root = paths[0]?.[0];
+  const sharedRoot = root !== undefined && paths.every((path) => path[0] === root);
+  const lines: string[] = sharedRoot ? [`They all belong to: ${root}`] : [];
+  let previous: string | undefined;
+  leaves.forEach((leaf, index) => {
+    const path = (paths[index] ?? []).slice(sharedRoot ? 1 : 0).join(' → ');
+    if (path !== previous) lines.push(path === '' ? '' : `Under: ${path}`);
+    previous = path;
+    lines.push(`## ${leaf.id}\n${leaf.requirements}`);
+  });
+  return lines.filter((line) => line !== '').join('\n\n');
+}
+
 const leavesAnswer = z.object({ grades: z.array(leafAnswer.extend({ id: z.string().min(1) })) });
 
 /**
@@ -210,12 +232,7 @@ async function askLeafGrades(
 ): Promise<Map<string, z.infer<typeof leafAnswer>>> {
   const category: LeafCategory = 'Code Development';
   const prompt = judgePrompt(shown, category);
-  const requirements = leaves
-    .map(
-      (leaf) =>
-        `## ${leaf.id}\n${leaf.requirements}\n(under: ${(context.get(leaf.id) ?? []).join(' → ') || '(the root)'})`,
-    )
-    .join('\n\n');
+  const requirements = groupedRequirements(leaves, context);
   const ids = leaves.map((leaf) => leaf.id);
   const { value } = await askStructured(
     options.judge,

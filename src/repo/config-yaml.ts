@@ -61,8 +61,18 @@ const exponentFloat: ScalarTag = {
   stringify: ({ value }) => yamlExponentNumber(Number(value)),
 };
 
-/** config.yaml: only values the paper states, each with the quote it comes from beside it. */
-export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
+/**
+ * config.yaml: only values the paper states, each with the quote it comes from beside it.
+ * With `quotes: false`, the view the code's writers read: the same keys and values, the
+ * reasons of implementation choices kept and the paper's quotes left out (each file's
+ * request holds the paper's sections it implements).
+ */
+export function renderConfigYaml(
+  config: ConfigAnswer,
+  smoke = false,
+  options: { quotes?: boolean } = {},
+): string {
+  const quotes = options.quotes ?? true;
   const document = new Document(configTree(config, smoke), {
     customTags: (tags) => [exponentFloat, ...tags],
   });
@@ -71,6 +81,7 @@ export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
     const path = entry.key.split('.');
     const node = document.getIn(path, true);
     if (!isNode(node)) continue;
+    if (!quotes && entry.evidence !== undefined) continue;
     const quote =
       entry.evidence === undefined
         ? `implementation choice (the paper does not state it): ${oneLine(entry.choice ?? '')}`
@@ -99,9 +110,11 @@ export function renderConfigYaml(config: ConfigAnswer, smoke = false): string {
   }
   document.commentBefore = smoke
     ? ' Smoke-test configuration: config.yaml with the overrides marked below, so the code runs\n offline on a CPU in under a minute on a tiny stand-in for the data.'
-    : config.entries.every((entry) => entry.evidence !== undefined)
-      ? ' The full reproduction. Every value below is stated in the paper; the comment beside it\n quotes where.'
-      : ' The full reproduction. The comment beside each value quotes where the paper states it, or\n marks it an implementation choice (a value the code needs that the paper does not state)\n with the reason.';
+    : !quotes
+      ? ' The full reproduction (the file quotes the paper beside each value it states; left out\n here). A comment marks an implementation choice, with its reason.'
+      : config.entries.every((entry) => entry.evidence !== undefined)
+        ? ' The full reproduction. Every value below is stated in the paper; the comment beside it\n quotes where.'
+        : ' The full reproduction. The comment beside each value quotes where the paper states it, or\n marks it an implementation choice (a value the code needs that the paper does not state)\n with the reason.';
   return document.toString();
 }
 

@@ -1,4 +1,4 @@
-import { variantView } from '../grading/config-variants.js';
+import { longValueChars, sizeOf, variantView } from '../grading/config-variants.js';
 import { renderConfigYaml } from './config-yaml.js';
 import { experimentsDesign } from './experiments.js';
 import type { Plan } from './planning.js';
@@ -24,10 +24,22 @@ export function overriddenSettings(plan: Plan): string {
   }
   if (byKey.size === 0) return 'No experiment changes a setting of config.yaml.';
   return [...byKey]
-    .map(
-      ([key, values]) =>
-        `- ${key}: ${values.map((item) => `${JSON.stringify(item.value)} (${item.ids.join(', ')})`).join('; ')}`,
-    )
+    .map(([key, values]) => {
+      // A long list or mapping (an ablation's variants with the paper's numbers) is named by
+      // its size here: the entry point's request, which wires the experiments, shows it whole.
+      const long = values.filter((item) => JSON.stringify(item.value).length > longValueChars);
+      const shown = values
+        .filter((item) => !long.includes(item))
+        .map((item) => `${JSON.stringify(item.value)} (${item.ids.join(', ')})`);
+      const sizes = [...new Set(long.map((item) => sizeOf(item.value) ?? 'a long value'))];
+      const named =
+        long.length === 0
+          ? []
+          : [
+              `a value of its own in each of ${long.flatMap((item) => item.ids).join(', ')} (${sizes.join(' or ')}; the experiment list, in the entry point's request, shows each whole)`,
+            ];
+      return `- ${key}: ${[...shown, ...named].join('; ')}`;
+    })
     .join('\n');
 }
 
@@ -59,15 +71,16 @@ export function laterStageDesign(plan: Plan): string {
 
 /**
  * What every call after planning shares, in its system prompt: the design above,
- * config.yaml whole and config_smoke.yaml as the settings it changes. The paper is not in
- * it: each file's request holds the sections the design names for that file.
+ * config.yaml's keys and values (its quotes of the paper left out) and config_smoke.yaml as
+ * the settings it changes. The paper is not in it: each file's request holds the sections
+ * the design names for that file.
  */
 export function laterStageContext(plan: Plan): SharedContext {
-  const config = renderConfigYaml(plan.config);
+  const config = renderConfigYaml(plan.config, false, { quotes: false });
   return {
     design: laterStageDesign(plan),
     config,
-    smokeConfig: variantView(config, renderConfigYaml(plan.config, true)),
+    smokeConfig: variantView(config, renderConfigYaml(plan.config, true, { quotes: false })),
   };
 }
 

@@ -12,7 +12,12 @@ import {
   type LogicDesign,
   type RubricJsonNode,
 } from './schemas.js';
-import { askStructured, askValidated, type AnswerParser } from './structured-answer.js';
+import {
+  askStructured,
+  askValidated,
+  describeProblem,
+  type AnswerParser,
+} from './structured-answer.js';
 import { quotedEntries, untracedEntries } from './config-yaml.js';
 import { stableSystem } from './stable-context.js';
 import { experimentsDesign } from './experiments.js';
@@ -49,13 +54,42 @@ export function parseOverallPlan(text: string): { value: string } | string {
   return { value: text.trim() };
 }
 
+/** The first answer: the reproduction checklist (from the paper alone), then the overall plan. */
+export interface ChecklistAndPlan {
+  rubric: RubricJsonNode;
+  overall: string;
+}
+
+/**
+ * The checklist is the answer's first ```json block and must fit rubric.json's form; the
+ * plan is the rest, with its seven sections.
+ */
+export function parseChecklistAndPlan(text: string): { value: ChecklistAndPlan } | string {
+  const fence = /```json[^\n]*\n[\s\S]*?\n\s*```/i.exec(text);
+  if (fence === null)
+    return 'the answer holds no ```json block: give the checklist first, in one ```json block';
+  const rubric = describeProblem(fence[0], rubricJsonSchema);
+  if (typeof rubric === 'string') return `the checklist does not fit: ${rubric}`;
+  const plan = parseOverallPlan(text.slice(fence.index + fence[0].length));
+  if (typeof plan === 'string') return plan;
+  return { value: { rubric: rubric.value as RubricJsonNode, overall: plan.value } };
+}
+
+/**
+ * What the conversation keeps of the first answer: the plan. The checklist is for grading
+ * the finished repository, not for designing it, so later questions do not resend it.
+ */
+const planOnly = (value: ChecklistAndPlan) =>
+  `(The reproduction checklist is kept apart.)\n\n${value.overall}`;
+
 /**
  * The conversation to continue after an accepted answer: what was asked and the answer
- * that was accepted. An answer asked again (invalid JSON, a missing section) and the
- * problem named to the model are left out: later calls need the result, not the retry.
+ * that was accepted (or what `kept` keeps of it). An answer asked again (invalid JSON, a
+ * missing section) and the problem named to the model are left out: later calls need the
+ * result, not the retry.
  */
-function accepted(asked: ChatMessage[], result: { answer: { text: string } }): ChatMessage[] {
-  return [...asked, { role: 'assistant', content: result.answer.text }];
+function accepted(asked: ChatMessage[], kept: string): ChatMessage[] {
+  return [...asked, { role: 'assistant', content: kept }];
 }
 
 /**
@@ -81,6 +115,7 @@ class PlanningConversation {
     expect: string,
     parse: AnswerParser<T>,
     retryHint: string,
+    kept: (value: T, text: string) => string = (_value, text) => text,
   ): Promise<T> {
     const messages: ChatMessage[] = [
       ...this.messages,
@@ -92,7 +127,7 @@ class PlanningConversation {
       parse,
       { maxAttempts: this.maxAttempts, retryHint },
     );
-    this.messages = accepted(messages, result);
+    this.messages = accepted(messages, kept(result.value, result.answer.text));
     return result.value;
   }
 
@@ -114,7 +149,7 @@ class PlanningConversation {
       schema,
       { maxAttempts: this.maxAttempts, ...(check === undefined ? {} : { check }) },
     );
-    this.messages = accepted(messages, result);
+    this.messages = accepted(messages, result.answer.text);
     return result.value;
   }
 }
@@ -151,12 +186,15 @@ export async function planRepository(
     ...(options.environment === undefined ? {} : { environment: options.environment }),
   });
   const conversation = new PlanningConversation(models, system, options.maxAttempts);
-  const overall = await conversation.validated(
+  // The checklist comes first, from the paper alone, so the self-check measures the code
+  // against the paper and not against the plan the repository follows.
+  const { rubric, overall } = await conversation.validated(
     'repo-plan-overall',
     'plan-overall',
-    'A Markdown plan with the seven sections asked for.',
-    parseOverallPlan,
-    'Give the whole plan again with every section.',
+    'One ```json block (the checklist), then a Markdown plan with the seven sections asked for.',
+    parseChecklistAndPlan,
+    'Give both parts again: the checklist in one ```json block, then the whole plan with every section.',
+    planOnly,
   );
   const { architecture, logic } = await conversation.structured(
     'repo-plan-design',
@@ -172,7 +210,6 @@ export async function planRepository(
     (value) => configProblem(value, quoteSource),
   );
   const { experiments, ...config } = settings;
-  const rubric = await planRubric(models, system, options);
   let plan: Plan = {
     overall,
     architecture,
@@ -185,31 +222,6 @@ export async function planRepository(
   if (options.selfRefine)
     plan = await refinePlan(models, system, conversation.messages, plan, options);
   return withTracedConfig(plan, quoteSource);
-}
-
-/**
- * The reproduction checklist, asked in a conversation of its own that holds only the paper
- * (the same system prompt, so it is cached): it is built from the paper alone, not from the
- * plan the repository will follow, so the self-check measures the code against the paper.
- */
-async function planRubric(
-  models: ModelCaller,
-  system: string,
-  options: { maxAttempts?: number },
-): Promise<RubricJsonNode> {
-  const rubric = await askStructured(
-    models,
-    {
-      role: 'planner',
-      system,
-      messages: [{ role: 'user', content: loadPrompt('repo-plan-rubric') }],
-      label: 'plan-rubric',
-      expect: 'One ```json block: the rubric tree.',
-    },
-    rubricJsonSchema,
-    { maxAttempts: options.maxAttempts },
-  );
-  return rubric.value;
 }
 
 /** config.yaml holds only values the paper states: entries whose quote is not found are dropped. */

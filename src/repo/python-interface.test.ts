@@ -105,4 +105,37 @@ def collate(items):
     for (const hidden of ['_MAX_TRIES', '_pad', '_merge', 'functools.cache'])
       expect(result).not.toContain(hidden);
   });
+  it("keeps a class's fields and leaves out what a function's body defines", () => {
+    const result = pythonInterface(`from dataclasses import dataclass
+
+
+@dataclass
+class Split:
+    """The arrays of one split."""
+
+    z_train: np.ndarray
+    y_train: np.ndarray
+    mean: float = 0.0
+    _cache: dict = None
+    KINDS = ("train",
+             "test")
+
+    def size(self) -> int:
+        return len(self.y_train)
+
+
+def summarize(rows):
+    def order(key):
+        return key[0]
+    label: str = "x"
+    return sorted(rows, key=order)
+`);
+    expect(result).toContain(
+      '@dataclass\nclass Split:\n    """The arrays of one split."""\n    z_train: np.ndarray\n    y_train: np.ndarray\n    mean: float = 0.0\n    KINDS = ("train",\n             "test")\n    def size(self) -> int:\n        ...',
+    );
+    expect(result).not.toContain('_cache');
+    expect(result).toContain('def summarize(rows):\n    ...');
+    expect(result).not.toContain('def order');
+    expect(result).not.toContain('label');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The interface of a Python file: imports, module constants (whole, however many lines
  * their value spans, and tuple assignments such as `PAD_ID, UNK_ID = 0, 1`), class and
- * function signatures with their docstrings, bodies replaced by `...`. Private functions,
+ * function signatures with their docstrings, the fields of classes (a dataclass's
+ * annotated attributes), function bodies (nested helpers included) replaced by `...`. Private functions,
  * methods and constants (a leading `_`, dunders such as `__init__` kept) are left out: no
  * other file calls them. Given to later files instead of the full text once the full text
  * no longer fits.
@@ -9,27 +10,40 @@
 export function pythonInterface(source: string): string {
   const lines = source.split('\n');
   const kept: string[] = [];
+  // The indentation of each class whose body the scan is in: its fields are interface too.
+  const classes: number[] = [];
   let index = 0;
   while (index < lines.length) {
     const line = lines[index] ?? '';
+    if (line.trim() !== '') {
+      const indent = indentOf(line);
+      while (classes.length > 0 && indent <= (classes.at(-1) ?? 0)) classes.pop();
+    }
     const definition = /^(\s*)(async\s+def|def|class)\s/.exec(line);
     if (definition) {
       const indent = definition[1] ?? '';
       const header = collectHeader(lines, index);
       const docstring = collectDocstring(lines, header.next);
-      index = docstring.next;
       const isFunction = !definition[2]?.startsWith('class');
+      // A function's body, nested helpers included, is no interface: skip to its end.
+      index = isFunction ? endOfBlock(lines, docstring.next, indent.length) : docstring.next;
       if (isFunction && isPrivate(line)) {
         // Its decorators were kept before it was known to be private.
         while (/^\s*@/.test(kept.at(-1) ?? '')) kept.pop();
         continue;
       }
+      if (!isFunction) classes.push(indent.length);
       kept.push(...header.lines, ...docstring.lines);
       if (isFunction) kept.push(`${indent}    ...`);
       continue;
     }
-    if (/^(import |from \S+ import )/.test(line) || (isConstant(line) && !line.startsWith('_'))) {
-      // A constant's value or a parenthesised import may span lines: keep them all.
+    const field = classes.length > 0 && isClassField(line);
+    if (
+      /^(import |from \S+ import )/.test(line) ||
+      (isConstant(line) && !line.startsWith('_')) ||
+      field
+    ) {
+      // A value or a parenthesised import may span lines: keep them all.
       const statement = collectStatement(lines, index);
       kept.push(...statement.lines);
       index = statement.next;
@@ -40,6 +54,27 @@ export function pythonInterface(source: string): string {
     index += 1;
   }
   return kept.join('\n').trim();
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/** The index after a block whose header is indented `indent`: the next line indented no deeper. */
+function endOfBlock(lines: string[], start: number, indent: number): number {
+  let index = start;
+  while (index < lines.length) {
+    const line = lines[index] ?? '';
+    if (line.trim() !== '' && indentOf(line) <= indent) return index;
+    index += 1;
+  }
+  return index;
+}
+
+/**
+ * A field in a class body (a dataclass's `z_train: np.ndarray`, `lr: float = 0.1`, a class
+ * constant): what code elsewhere reads from its instances. Private names are left out.
+ */
+function isClassField(line: string): boolean {
+  return /^\s+[A-Za-z]\w*\s*(:[^=]+(=(?!=).*)?|=(?!=).*)$/.test(line);
 }
 
 const constantName = '[A-Z_][A-Z0-9_]*';

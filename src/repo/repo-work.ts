@@ -53,7 +53,11 @@ export interface PaperToRepoOptions {
    * rewrite the files of the unmet ones once (`codify paper` does by default). Default false.
    */
   selfCheck?: boolean;
-  /** Characters of earlier files given in full before switching to interfaces. */
+  /**
+   * Characters of earlier files given in full before switching to interfaces: in a file's
+   * request (the files it imports; `importsBudgetChars` by default), and in the README's
+   * and the self-check's rewrite's view of the repository (`repositoryBudgetChars`).
+   */
   earlierBudgetChars?: number;
   /** Agent steps the repair may use; 0 turns repair off. */
   repairBudgetSteps: number;
@@ -139,3 +143,13 @@ export async function committedStage<T>(
   work.commits.set(name, done.commit);
   return done.value;
 }
+
+/**
+ * What a file's request shows whole of the files it imports: past this, the oldest become
+ * interfaces (signatures, docstrings, constants), which is what a caller needs; a test
+ * keeps the files it tests whole whatever the budget.
+ */
+export const importsBudgetChars = 8_000;
+
+/** What the README's and the self-check's rewrite's view of the repository shows whole. */
+export const repositoryBudgetChars = 24_000;

@@ -6,7 +6,7 @@ import { scoreTree, type LeafGrade, type RubricNode } from '../eval/judging/rubr
 import { paperForFile, rewriteFile } from './generation.js';
 import { laterStageContext } from './later-context.js';
 import type { Plan } from './planning.js';
-import { writeRepoFile, type RepoWork } from './repo-work.js';
+import { repositoryBudgetChars, writeRepoFile, type RepoWork } from './repo-work.js';
 import { isTestFile } from './requirements.js';
 import type { Experiment, RubricJsonNode } from './schemas.js';
 
@@ -80,9 +80,15 @@ export function fixTarget(plan: Plan, grade: LeafGrade): string {
   return grade.files.find((path) => sources.includes(path)) ?? plan.logic.entryPoint;
 }
 
-/** The repository's files as the judge reads them: code and configs, not the planning notes. */
-function judgedFiles(work: RepoWork) {
-  return repositoryFiles(work.repoDir).filter((file) => !file.path.startsWith('docs/'));
+/**
+ * The repository's files as the judge reads them: code and configs, not the planning notes
+ * and not the tests (the checklist's code leaves ask what the code implements; the tests
+ * run after the self-check, in verify).
+ */
+export function judgedFiles(repoDir: string) {
+  return repositoryFiles(repoDir).filter(
+    (file) => !file.path.startsWith('docs/') && !isTestFile(file.path),
+  );
 }
 
 /**
@@ -109,7 +115,7 @@ export async function selfCheckStage(
         paper: work.options.paperText,
         // Every code leaf is shown the same whole code: one call grades them all.
         codeLeavesTogether: true,
-        files: judgedFiles(work),
+        files: judgedFiles(work.repoDir),
         outputs: '',
         judge: work.models,
         emit: (body) => work.run.emit(body),
@@ -146,7 +152,7 @@ export async function selfCheckStage(
       { path, failed, paper },
       {
         interpreter: work.options.interpreter,
-        earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
+        earlierBudgetChars: work.options.earlierBudgetChars ?? repositoryBudgetChars,
       },
     );
     writeRepoFile(work, path, rewritten.content, 'code');

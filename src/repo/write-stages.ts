@@ -8,7 +8,12 @@ import { earlierFilesView, writeFiles } from './generation.js';
 import { laterStageContext } from './later-context.js';
 import { mergeGitignore } from './gitignore.js';
 import { planRepository, renderDesign, type Plan } from './planning.js';
-import { writeRepoFile, type RepoWork } from './repo-work.js';
+import {
+  importsBudgetChars,
+  repositoryBudgetChars,
+  writeRepoFile,
+  type RepoWork,
+} from './repo-work.js';
 import { devRequirementsFile, requirementsFile, splitRequirements } from './requirements.js';
 import {
   describePlanningEnvironment,
@@ -93,7 +98,7 @@ export async function writeStage(
   const files = await writeFiles(work.models, plan, laterStageContext(plan), paper, {
     interpreter: work.options.interpreter,
     environment: describeTargetEnvironment(target),
-    earlierBudgetChars: work.options.earlierBudgetChars ?? 24_000,
+    earlierBudgetChars: work.options.earlierBudgetChars ?? importsBudgetChars,
     onFile: (file, view) => {
       if (file.analysis.length > 0)
         writeRepoFile(
@@ -139,7 +144,7 @@ export async function environmentStage(work: RepoWork, plan: Plan): Promise<void
     plan.logic.order
       .filter((path) => path.endsWith('.py') && existsSync(join(work.repoDir, path)))
       .map((path) => ({ path, content: readFileSync(join(work.repoDir, path), 'utf8') })),
-    work.options.earlierBudgetChars ?? 24_000,
+    work.options.earlierBudgetChars ?? repositoryBudgetChars,
     new Set([plan.logic.entryPoint]),
     "The repository's code as it stands:",
   );

@@ -20,11 +20,11 @@ const root = resolve(import.meta.dirname, '../..');
  * paper's settings; its smoke run prints every method's accuracy but over seeds 0 and 1 only.
  */
 const evidence: Record<string, RegExp> = {
-  standardize: /m = X_train\.mean\(axis=0\)/,
-  'beta-coefficient': /rng\.beta\(alpha, alpha\)/,
-  'mixed-targets': /y_mix = lam \* y_soft \+ \(1\.0 - lam\) \* y_soft\[perm\]/,
+  standardize: /mean = X_tr\.mean\(axis=0\)/,
+  'beta-coefficient': /rng\.beta\(float\(alpha\), float\(alpha\)\)/,
+  'mixed-targets': /y_mix = lam \* y \+ \(1\.0 - lam\) \* y\[perm/,
   hyperparameters: /^(?=[\s\S]*\blr: 0\.001)(?=[\s\S]*\bbatch_size: 32)/,
-  'smoke-run': /method=mlp_mixup_alpha0\.2 accuracy=/,
+  'smoke-run': /method=mlp_mixup_a0\.2 accuracy=/,
   'five-seeds': /method=mlp accuracy=\S+ .*seeds=5\b/,
 };
 

@@ -192,6 +192,12 @@ describe('gradeRubric (PaperBench)', () => {
       'rubric accuracy',
     ]);
     expect(judge.requests[1]?.messages.at(-1)?.content).toContain('no grade for mix-labels');
+    // The requirements the leaves belong to are said once, not under every leaf.
+    const asked = judge.requests[0]?.messages[0]?.content ?? '';
+    expect(asked.split(rubric.requirements).length).toBe(2);
+    expect(asked).toMatch(
+      /They all belong to: [^\n]+\n\nUnder: [^\n]+\n\n## mix-inputs\n[^\n]+\n\n## mix-labels\n/,
+    );
     expect(judge.requests[0]?.system).toContain('PAPER-MARKER');
     expect(judge.requests[0]?.system).toContain('## train.py');
     expect(grades.map((entry) => [entry.id, entry.score])).toEqual([

@@ -205,8 +205,8 @@ describe('codify replay RUN', () => {
       replayRun: string;
     };
     expect(report.divergence).toEqual({ call: null, message: 'no divergence' });
-    expect(report.recordedCalls).toBe(15);
-    expect(report.replayedCalls).toBe(15);
+    expect(report.recordedCalls).toBe(14);
+    expect(report.replayedCalls).toBe(14);
     expect(report.replayStatus).toBe('completed');
     expect(existsSync(join(report.replayRun, 'repo', 'requirements.txt'))).toBe(true);
   });

@@ -319,7 +319,7 @@ describe('codify mcp', () => {
     });
     const status = await followToEnd(started.runId);
     expect(status.status).toBe('completed');
-    expect(status.llmCalls).toBe(15);
+    expect(status.llmCalls).toBe(14);
     expect(status.result).toMatchObject({ repository: join(started.runDir, 'repo') });
     const requirements = await callJson<{ text: string }>('read_run_file', {
       run: started.runId,

@@ -65,6 +65,20 @@ describe('config.yaml', () => {
     ).toMatchObject({ value: { entries: [{ value: [[1, 2], { b: null }] }] } });
   });
 
+  it("gives the code's writers the same values without the paper's quotes, the choices' reasons kept", () => {
+    const config = configSchema.parse({
+      ...answer,
+      entries: [...answer.entries, { key: 'training.seed', value: 0, choice: 'any fixed seed' }],
+    });
+    const view = renderConfigYaml(config, false, { quotes: false });
+    expect(loadWithPyYaml(view)).toEqual(loadWithPyYaml(renderConfigYaml(config)));
+    expect(view).not.toContain('paper: "');
+    expect(view).toContain(
+      'seed: 0 # implementation choice (the paper does not state it): any fixed seed',
+    );
+    expect(view).toContain('left out\n# here)');
+  });
+
   it('is read by PyYAML as the very values of the answer, full and smoke', () => {
     const config = configSchema.parse(answer);
     const full = renderConfigYaml(config);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeReadme } from '../../src/repo/environment.js';
 import { paperForFile, splitWrittenFile, writeFiles } from '../../src/repo/generation.js';
-import { laterStageContext } from '../../src/repo/later-context.js';
+import { laterStageContext, overriddenSettings } from '../../src/repo/later-context.js';
 import type { Plan } from '../../src/repo/planning.js';
 import type { ModelRequest } from '../../src/llm/types.js';
 import { labelledCaller } from './scripted-paper-model.js';
@@ -160,6 +160,33 @@ describe('paper mode: each file is written from what it builds on, once', () => 
       analysis: '## Analysis\nANALYSIS-model.py',
       content: code['model.py'],
     });
+  });
+
+  it('names the settings experiments change once per key, a long value by its size', () => {
+    const plan = planWith(true);
+    const variant = (name: string) => [
+      {
+        name,
+        label: `(A) ${name}, the same parameter count`,
+        overrides: { model: { heads: name.length } },
+        paper: { exact: 91.5, token: 95.5 },
+      },
+    ];
+    plan.experiments.push(
+      ...['heads_1', 'heads_8'].map((name) => ({
+        id: `table3-${name}`,
+        source: 'Table 3',
+        description: name,
+        overrides: [
+          { key: 'training.lr', value: 0.5 },
+          { key: 'ablation.variants', value: variant(name) },
+        ],
+      })),
+    );
+    expect(overriddenSettings(plan).split('\n')).toEqual([
+      '- training.lr: 0.5 (fast, table3-heads_1, table3-heads_8)',
+      "- ablation.variants: a value of its own in each of table3-heads_1, table3-heads_8 (a list of 1 item; the experiment list, in the entry point's request, shows each whole)",
+    ]);
   });
 
   it('shows the condensed paper to a file whose plan names no sections (older plans)', () => {

@@ -317,6 +317,6 @@ describe('paperToRepository resumed', () => {
     // Every call counted once in the report, those of the failed process included.
     const calls = readEvents(runDir).events.filter((event) => event.type === 'llm-end').length;
     expect(result.report.totals.calls).toBe(calls);
-    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(5);
+    expect(result.report.stages.find((stage) => stage.stage === 'plan')?.calls).toBe(4);
   });
 });

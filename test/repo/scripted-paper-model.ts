@@ -6,7 +6,9 @@ export type Answerer = (request: ModelRequest, attempt: number) => string;
 
 /**
  * A ModelCaller for repo tests: answers by request label, counting attempts per label; with
- * a run, each answer is logged there as llm-end, as the real router does.
+ * a run, each answer is logged there as llm-end, as the real router does. A fixture gives
+ * the reproduction checklist under `plan-rubric`: the first planning answer (`plan-overall`)
+ * is then that checklist followed by the plan, as the prompt asks.
  */
 export function labelledCaller(
   answers: Record<string, Answerer | string>,
@@ -26,8 +28,7 @@ export function labelledCaller(
       if (key === undefined) return Promise.reject(new Error(`no scripted answer for ${label}`));
       const attempt = (attempts.get(label) ?? 0) + 1;
       attempts.set(label, attempt);
-      const answer = answers[key];
-      const text = typeof answer === 'function' ? answer(request, attempt) : (answer ?? '');
+      const text = answerText(answers, key, request, attempt);
       callId += 1;
       const answered: ModelAnswer = {
         callId,
@@ -51,6 +52,19 @@ export function labelledCaller(
     levels: () => 1,
     spec: () => 'scripted:paper',
   };
+}
+
+function answerText(
+  answers: Record<string, Answerer | string>,
+  key: string,
+  request: ModelRequest,
+  attempt: number,
+): string {
+  const answer = answers[key];
+  const text = typeof answer === 'function' ? answer(request, attempt) : (answer ?? '');
+  const rubric = answers['plan-rubric'];
+  if (key !== 'plan-overall' || rubric === undefined) return text;
+  return `${typeof rubric === 'function' ? rubric(request, attempt) : rubric}\n\n${text}`;
 }
 
 const fenced = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;

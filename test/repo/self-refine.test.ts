@@ -62,15 +62,14 @@ describe('--self-refine', () => {
       'plan-overall',
       'plan-design',
       'plan-config',
-      'plan-rubric',
       'self-refine-critique',
       'revise-design',
       'revise-design',
       'revise-config',
     ]);
-    const fixes = models.requests[5]?.messages.at(-1)?.content ?? '';
+    const fixes = models.requests[4]?.messages.at(-1)?.content ?? '';
     expect(fixes).toContain('architecture: no data loading file → add data.py');
-    expect(models.requests[6]?.messages.at(-1)?.content).toContain('order: misses data.py');
+    expect(models.requests[5]?.messages.at(-1)?.content).toContain('order: misses data.py');
   });
 
   it('keeps the plan when the critique finds nothing', async () => {

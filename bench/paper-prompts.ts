@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPaper, renderDocument } from '../src/reader/index.js';
 import { condensePaper, designTerms } from '../src/repo/condensed-paper.js';
-import { callSizes, readRecording, type RecordedCall } from './lib/prompt-sizes.js';
+import { billedChars, callSizes, readRecording, type RecordedCall } from './lib/prompt-sizes.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const papers = ['mixup-tabular', 'random-fourier-features', 'seq-transformer'];
@@ -108,6 +108,9 @@ export function printRecording(name: string, calls: RecordedCall[]): void {
   const share = (part: number) => `${((100 * part) / Math.max(1, total)).toFixed(1)}%`;
   console.log(
     `  total ${total} characters sent; ${shared} (${share(shared)}) repeat an earlier call's prefix (${total - shared} new); ${marked} (${share(marked)}) behind an earlier call's cache mark (${total - marked} uncached)`,
+  );
+  console.log(
+    `  billed as ${Math.round(billedChars(sizes))} characters at Anthropic's rates (cache reads 0.1, cache writes 1.25, the rest 1)`,
   );
   console.log(`  by stage: ${stageTotals(sizes)}`);
   const paper = condensation(calls);

@@ -7,7 +7,13 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callSizes, readRecording, type CallSize, type RecordedCall } from './lib/prompt-sizes.js';
+import {
+  billedChars,
+  callSizes,
+  readRecording,
+  type CallSize,
+  type RecordedCall,
+} from './lib/prompt-sizes.js';
 import { median } from './lib/median.js';
 
 const folder = resolve(fileURLToPath(import.meta.url), '../../examples/recordings');
@@ -29,6 +35,8 @@ export interface SessionFigures {
   chars: number;
   sharedPrefix: number;
   marked: number;
+  /** Input billed at Anthropic's rates, in base-rate characters (see billedChars). */
+  billed: number;
   tokens: number;
   /** Planner calls in order: characters sent and characters behind a cache mark. */
   planner: { chars: number; uncached: number }[];
@@ -44,6 +52,7 @@ export function sessionFigures(calls: Recorded[]): SessionFigures {
     chars: sum(sizes.map(sent)),
     sharedPrefix: sum(sizes.map((size) => size.sharedPrefixChars)),
     marked: sum(sizes.map((size) => size.markedCacheChars)),
+    billed: billedChars(sizes),
     tokens: sum(
       calls.map((call) => (call.usage?.inputTokens ?? 0) + (call.usage?.outputTokens ?? 0)),
     ),
@@ -71,7 +80,7 @@ export function runBench(): Promise<void> {
     for (const file of files.filter((name) => modeOf(name) === mode)) {
       const figures = sessionFigures(readRecording(join(folder, file)));
       console.log(
-        `  ${file.replace(/\.jsonl$/, '').padEnd(30)} ${String(figures.calls).padStart(3)} calls ${kb(figures.chars).padStart(9)} sent, ${percent(figures.sharedPrefix, figures.chars)} an earlier prefix, ${percent(figures.marked, figures.chars)} behind a cache mark, ${(figures.tokens / 1000).toFixed(1)}k tokens`,
+        `  ${file.replace(/\.jsonl$/, '').padEnd(30)} ${String(figures.calls).padStart(3)} calls ${kb(figures.chars).padStart(9)} sent, ${percent(figures.sharedPrefix, figures.chars)} an earlier prefix, ${percent(figures.marked, figures.chars)} behind a cache mark, billed as ${kb(figures.billed)}, ${(figures.tokens / 1000).toFixed(1)}k tokens`,
       );
       // Paper mode names every call's role planner; steps are the agent's.
       if (figures.planner.length > 0 && (mode === 'implement' || mode === 'explore')) {

@@ -23,11 +23,28 @@ export interface CallSize {
   sharedPrefixChars: number;
   /**
    * What Anthropic's cache serves with codify's marks (end of the system prompt, then the
-   * messages marked `cacheMark`, or else the last message): the system prompt when an
-   * earlier call sent the same one, plus the longest run of messages up to one of an earlier
-   * call's marks that this call begins with too.
+   * messages marked `cacheMark`): the system prompt when an earlier call sent the same one,
+   * plus the longest run of messages up to one of an earlier call's marks that this call
+   * begins with too.
    */
   markedCacheChars: number;
+  /** The system prompt and the messages up to this call's last cache mark: what it caches. */
+  markedPrefixChars: number;
+}
+
+/**
+ * A session's input as Anthropic bills it, in characters at the base rate: what a cache
+ * serves at 0.1, what a call writes to the cache (its marked prefix beyond what it read) at
+ * 1.25, the rest at 1. It puts sending less and caching more on one scale.
+ */
+export function billedChars(sizes: readonly CallSize[]): number {
+  return sizes.reduce((sum, size) => {
+    const total = size.systemChars + size.messageChars;
+    const written = Math.max(0, size.markedPrefixChars - size.markedCacheChars);
+    return (
+      sum + (total - size.markedCacheChars - written) + 0.1 * size.markedCacheChars + 1.25 * written
+    );
+  }, 0);
 }
 
 const serialize = (call: RecordedCall) =>
@@ -43,12 +60,12 @@ function commonPrefix(first: string, second: string): number {
   return index;
 }
 
-/** Where a call's cache marks lie among its messages: those it names, else its last message. */
+/**
+ * Where a call's cache marks lie among its messages: those it names (the end of a prefix a
+ * later call continues); none when it names none (only its system prompt is marked).
+ */
 function markedEnds(call: RecordedCall): number[] {
-  const named = call.messages.flatMap((message, index) =>
-    message.cacheMark === true ? [index] : [],
-  );
-  return named.length > 0 ? named : [call.messages.length - 1];
+  return call.messages.flatMap((message, index) => (message.cacheMark === true ? [index] : []));
 }
 
 export function readRecording(path: string): RecordedCall[] {
@@ -92,8 +109,15 @@ export function callSizes(
     );
     const marked =
       earlier.length === 0 ? 0 : (call.system ?? '').length + Math.max(0, ...continued);
+    const lastMark = Math.max(-1, ...markedEnds(call));
+    const markedPrefix =
+      (call.system ?? '').length +
+      call.messages
+        .slice(0, lastMark + 1)
+        .reduce((sum, message) => sum + message.content.length, 0);
     return {
       markedCacheChars: marked,
+      markedPrefixChars: markedPrefix,
       call: call.call,
       label: label(call),
       systemChars: (call.system ?? '').length,

@@ -41,21 +41,24 @@ export class LanguageModelAnswerer implements Answerer {
 
 /**
  * The system prompt and messages for generateText. With a cache mark, the system prompt
- * becomes a marked system message, and so does each message that ends a stable prefix
- * (`cacheMark`, e.g. the planner's append-only history); a request that names none gets the
- * mark on its last message, so a continued conversation caches what it has said so far.
+ * becomes a marked system message (what the calls of a stage share), and so does each
+ * message that ends a prefix a later call continues (`cacheMark`: the planner's
+ * append-only history, a planning conversation's question). A message no later call
+ * continues gets no mark: a mark makes Anthropic write the prefix at 1.25 times the input
+ * rate, which only pays when a later call reads it. Anthropic takes four marks at most, so
+ * only the last three named messages keep theirs.
  */
 function promptWithCacheMarks(
   request: AnswerRequest,
   mark: SharedV3ProviderOptions | undefined,
 ): { system?: string; messages: ModelMessage[] } {
-  const named = request.messages.some((message) => message.cacheMark === true);
+  const named = request.messages.flatMap((message, index) =>
+    message.cacheMark === true ? [index] : [],
+  );
+  const kept = new Set(named.slice(-maxMessageMarks));
   const messages: ModelMessage[] = request.messages.map((message, index) => {
-    const marked =
-      mark !== undefined &&
-      (named ? message.cacheMark === true : index === request.messages.length - 1);
     const model = toModelMessage(message);
-    return marked ? { ...model, providerOptions: mark } : model;
+    return mark !== undefined && kept.has(index) ? { ...model, providerOptions: mark } : model;
   });
   if (request.system === undefined) return { messages };
   if (mark === undefined) return { system: request.system, messages };
@@ -63,6 +66,9 @@ function promptWithCacheMarks(
     messages: [{ role: 'system', content: request.system, providerOptions: mark }, ...messages],
   };
 }
+
+/** Anthropic's four cache marks, one of them the system prompt's. */
+const maxMessageMarks = 3;
 
 /**
  * One message for the AI SDK: a plain string when it has no files (what every text call has

@@ -16,8 +16,9 @@ export interface ChatMessage {
   /** Files sent after the text; only user messages carry them. Absent on text-only calls. */
   files?: ChatFile[];
   /**
-   * The end of a stable prefix (e.g. the planner's append-only history): providers that cache
-   * only where told get a cache mark here instead of on the last message.
+   * The end of a prefix a later call continues (the planner's append-only history, a
+   * planning conversation's question): providers that cache only where told get a cache
+   * mark here. Messages without it get none (the system prompt is always marked).
    */
   cacheMark?: true;
 }

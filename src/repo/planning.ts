@@ -89,8 +89,15 @@ const planOnly = (value: ChecklistAndPlan) =>
  * result, not the retry.
  */
 function accepted(asked: ChatMessage[], kept: string): ChatMessage[] {
-  return [...asked, { role: 'assistant', content: kept }];
+  const unmarked = asked.map(({ cacheMark: _mark, ...message }) => message);
+  return [...unmarked, { role: 'assistant', content: kept }];
 }
+
+/**
+ * A question of the conversation, marked as the end of the prefix the next question
+ * continues (a provider that caches where told reads it from its cache then).
+ */
+const question = (content: string): ChatMessage => ({ role: 'user', content, cacheMark: true });
 
 /**
  * The planning conversation: the paper in its system prompt, each question added in turn and
@@ -117,10 +124,7 @@ class PlanningConversation {
     retryHint: string,
     kept: (value: T, text: string) => string = (_value, text) => text,
   ): Promise<T> {
-    const messages: ChatMessage[] = [
-      ...this.messages,
-      { role: 'user', content: loadPrompt(prompt) },
-    ];
+    const messages: ChatMessage[] = [...this.messages, question(loadPrompt(prompt))];
     const result = await askValidated(
       this.models,
       { ...this.ask, messages, label, expect },
@@ -139,10 +143,7 @@ class PlanningConversation {
     schema: z.ZodType<T>,
     check?: (value: T) => string | undefined,
   ): Promise<T> {
-    const messages: ChatMessage[] = [
-      ...this.messages,
-      { role: 'user', content: loadPrompt(prompt) },
-    ];
+    const messages: ChatMessage[] = [...this.messages, question(loadPrompt(prompt))];
     const result = await askStructured(
       this.models,
       { ...this.ask, messages, label, expect },
@@ -244,7 +245,7 @@ async function refinePlan(
     {
       role: 'planner',
       system,
-      messages: [...conversation, { role: 'user', content: loadPrompt('repo-critique') }],
+      messages: [...conversation, question(loadPrompt('repo-critique'))],
       label: 'self-refine-critique',
       expect: 'One ```json block: the problems found.',
     },
@@ -257,7 +258,7 @@ async function refinePlan(
     .join('\n');
   const revise = (artifact: string): ChatMessage[] => [
     ...critique.messages,
-    { role: 'user', content: loadPrompt('repo-revise', { artifact, problems }) },
+    question(loadPrompt('repo-revise', { artifact, problems })),
   ];
   const design = await askStructured(
     models,
@@ -272,13 +273,12 @@ async function refinePlan(
       system,
       messages: [
         ...design.messages,
-        {
-          role: 'user',
-          content: loadPrompt('repo-revise', {
+        question(
+          loadPrompt('repo-revise', {
             artifact: 'configuration and experiments (JSON)',
             problems,
           }),
-        },
+        ),
       ],
       label: 'revise-config',
     },

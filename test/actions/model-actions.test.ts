@@ -131,7 +131,31 @@ describe('Edit Script', () => {
     expect(model.requests[0]?.role).toBe('worker');
     expect(model.sent(0)).toContain(' 7:         accuracy += 0.01');
     expect(model.sent(0)).toContain('Edit instruction:\nDouble the step.');
-    expect(model.requests[0]?.system).toContain('Return the whole file');
+    expect(model.requests[0]?.system).toContain('Answer with edit blocks');
+  });
+
+  it('applies edit blocks, and asks once more with the reason when a block matches no line', async () => {
+    const edit = (search: string) =>
+      `One change.\n<<<<<<< SEARCH\n${search}\n=======\n        accuracy += 0.02\n>>>>>>> REPLACE`;
+    const { context, model } = await start([
+      edit('        accuracy += 0.1'),
+      edit(' 7:         accuracy += 0.01'),
+    ]);
+    const result = await invokeAction(
+      'Edit Script',
+      {
+        script_name: 'starter_code.py',
+        edit_instruction: 'Double the step.',
+        save_name: 'methodology_implementation.py',
+      },
+      context,
+    );
+    expect(result.ok, result.observation).toBe(true);
+    expect(await context.workspace.read('methodology_implementation.py')).toBe(better);
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.messages.at(-1)?.content).toBe(
+      'Your edit could not be applied: the SEARCH part of the edit block (starting `accuracy += 0.1`) is not in the file; copy the lines exactly as the file has them, without their line numbers. Answer again.',
+    );
   });
 
   it('splices a line-range edit into the file', async () => {
@@ -191,7 +215,7 @@ describe('Edit Script', () => {
   });
 
   it('refuses a read-only save_name before asking the model, and an answer without code', async () => {
-    const { context, model } = await start(['I would rather not.']);
+    const { context, model } = await start(['I would rather not.', 'No.']);
     const onto = await invokeAction(
       'Edit Script',
       { script_name: 'starter_code.py', edit_instruction: 'x', save_name: 'starter_code.py' },
@@ -205,7 +229,9 @@ describe('Edit Script', () => {
       { script_name: 'starter_code.py', edit_instruction: 'x', save_name: 'impl.py' },
       context,
     );
-    expect(noCode.observation).toContain('held no ```python code block');
+    expect(noCode.observation).toContain(
+      "the editor's answer could not be applied (the answer holds neither edit blocks nor a ```python block with the whole file), so nothing was saved. Its answer began: No.",
+    );
     const range = await invokeAction(
       'Edit Script',
       {
@@ -224,7 +250,7 @@ describe('Edit Script', () => {
     );
     expect(missingField.observation).toContain('save_name');
     expect(missingField.observation).toContain('Usage: Action: Edit Script');
-    expect(model.requests).toHaveLength(1);
+    expect(model.requests).toHaveLength(2);
   });
 });
 

@@ -51,8 +51,11 @@ async function send(format: WireFormat, messages: ChatMessage[] = conversation) 
 }
 
 describe('prompt caching', () => {
-  it('marks the system prompt and the last message with cache_control for Anthropic', async () => {
-    const { answer, body } = await send(formatOf('anthropic'));
+  it("marks the system prompt and a continued conversation's question with cache_control for Anthropic", async () => {
+    const marked: ChatMessage[] = conversation.map((message, index) =>
+      index === conversation.length - 1 ? { ...message, cacheMark: true } : message,
+    );
+    const { answer, body } = await send(formatOf('anthropic'), marked);
     const sent = body as AnthropicBody;
     expect(sent.system).toEqual([
       {
@@ -75,6 +78,30 @@ describe('prompt caching', () => {
     expect(JSON.stringify(sent).match(/cache_control/g)).toHaveLength(2);
     expect(blocks(0)[0]?.cache_control).toBeUndefined();
     expect(answer.usage.cachedInputTokens).toBe(20);
+  });
+
+  it('marks only the system prompt of a request no later call continues (a mark costs a cache write)', async () => {
+    const { body } = await send(formatOf('anthropic'));
+    const sent = body as AnthropicBody;
+    expect(sent.system?.[0]?.cache_control).toEqual({ type: 'ephemeral' });
+    expect(JSON.stringify(sent).match(/cache_control/g)).toHaveLength(1);
+  });
+
+  it('keeps the last three named marks of a request, Anthropic taking four with the system', async () => {
+    const { body } = await send(
+      formatOf('anthropic'),
+      ['a', 'b', 'c', 'd', 'e'].flatMap((text): ChatMessage[] => [
+        { role: 'user', content: `question ${text}`, cacheMark: true },
+        { role: 'assistant', content: `answer ${text}` },
+      ]),
+    );
+    const sent = JSON.stringify(body);
+    expect(sent.match(/cache_control/g)).toHaveLength(4);
+    const marked = (body as AnthropicBody).messages
+      ?.flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+      .filter((block) => block.cache_control !== undefined)
+      .map((block) => block.text);
+    expect(marked).toEqual(['question c', 'question d', 'question e']);
   });
 
   it('marks the system prompt and the end of a named stable prefix (the planner history), not the last message', async () => {

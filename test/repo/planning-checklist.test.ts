@@ -76,6 +76,11 @@ describe('the first planning answer: the checklist, then the plan', () => {
     expect(kept?.role).toBe('assistant');
     expect(kept?.content).toBe(`(The reproduction checklist is kept apart.)\n\n${plan}`);
     expect(models.requests[2]?.messages[1]?.content).toBe(kept?.content);
+    // Each question is marked as the end of the prefix the next one continues, and only it.
+    for (const request of models.requests)
+      expect(request.messages.map((message) => message.cacheMark === true)).toEqual(
+        request.messages.map((_message, index) => index === request.messages.length - 1),
+      );
   });
 });
 

@@ -274,8 +274,8 @@ describe('steering an interactive run from the page', () => {
     await expect
       .poll(() => pick.locator('.feedback-option').allTextContents())
       .toEqual([
-        expect.stringMatching(/^I1: Standardize the features/),
-        expect.stringMatching(/^I2: L2 weight decay/),
+        expect.stringMatching(/^I1: Standardize features/),
+        expect.stringMatching(/^I2: Per-parameter adaptive steps/),
       ]);
     // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
     expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);

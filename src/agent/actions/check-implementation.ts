@@ -47,7 +47,10 @@ export function renderCheck(scriptName: string, check: ImplementationCheck): str
   const done = check.subparts.filter((subpart) => subpart.implemented).length;
   const lines = check.subparts.map((subpart, index) => {
     if (subpart.implemented) {
-      const where = subpart.lines !== undefined ? ` at lines ${subpart.lines}` : '';
+      const where =
+        subpart.lines === undefined
+          ? ''
+          : ` at line${/^\d+$/.test(subpart.lines.trim()) ? '' : 's'} ${subpart.lines}`;
       return `${index + 1}. ${subpart.name}: implemented${where}.${subpart.evidence ? ` ${subpart.evidence}` : ''}`;
     }
     const parts = [`${index + 1}. ${subpart.name}: NOT implemented.`];
@@ -61,13 +64,16 @@ export function renderCheck(scriptName: string, check: ImplementationCheck): str
 
 /**
  * The script numbered, each line new or changed against the starter marked `+`, and the
- * starter's removed lines listed after it: each line shown once, instead of the listing
+ * starter's removed lines listed after it (blank lines neither marked nor listed): each line shown once, instead of the listing
  * and a diff that repeats the changed lines.
  */
 export function markedListing(starter: string, source: string, mark: boolean): string {
   const lines = splitLines(source);
   if (!mark) return numberLines(lines, 1);
-  const changed = new Set(changedLines(starter, source));
+  // A blank line is no change a reviewer checks (a diff often moves one with an insertion).
+  const changed = new Set(
+    changedLines(starter, source).filter((line) => (lines[line - 1] ?? '').trim() !== ''),
+  );
   const width = String(lines.length).length;
   const listing = lines.map(
     (line, index) =>
@@ -75,7 +81,8 @@ export function markedListing(starter: string, source: string, mark: boolean): s
   );
   const removed = diffLines(starter, source)
     .filter((change) => change.removed)
-    .flatMap((change) => splitLines(change.value));
+    .flatMap((change) => splitLines(change.value))
+    .filter((line) => line.trim() !== '');
   const summary =
     changed.size === 0 && removed.length === 0
       ? '(no changes against the starter code)'

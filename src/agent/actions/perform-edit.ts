@@ -3,6 +3,7 @@ import { diffStatistics, unifiedDiff } from '../../workspace/unified-diff.js';
 import { errorMessage } from '../../workspace/errors.js';
 import { fail, succeed } from './action-result.js';
 import { extractCode } from './code-block.js';
+import { applyEditBlocks, parseEditBlocks } from './edit-blocks.js';
 import { material } from './material.js';
 import { numberLines, splitLines } from './numbered-lines.js';
 import { compilePython } from './python-compile.js';
@@ -22,13 +23,45 @@ export interface EditRequest {
   contextBlocks: string[];
 }
 
+/** Answers the editor may give: its first, and one more after being told why it failed. */
+const editAttempts = 2;
+
 function joinLines(lines: readonly string[]): string {
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
+/** The editor's answer read as the edited file: its edit blocks applied, or its code block. */
+function editedText(
+  answer: string,
+  lines: readonly string[],
+  range: { start: number; end: number } | undefined,
+): { text: string } | { problem: string } {
+  const blocks = range === undefined ? parseEditBlocks(answer) : undefined;
+  if (blocks !== undefined) {
+    const applied = applyEditBlocks(lines, blocks);
+    return 'problem' in applied ? applied : { text: joinLines(applied.lines) };
+  }
+  const code = extractCode(answer);
+  if (code === undefined) {
+    return {
+      problem:
+        range === undefined
+          ? 'the answer holds neither edit blocks nor a ```python block with the whole file'
+          : 'the answer holds no ```python block',
+    };
+  }
+  const replacement = splitLines(code.endsWith('\n') ? code : `${code}\n`);
+  return {
+    text: range
+      ? joinLines([...lines.slice(0, range.start - 1), ...replacement, ...lines.slice(range.end)])
+      : joinLines(replacement),
+  };
+}
+
 /**
  * The worker's edit: the method, the context files, the numbered file and the instruction
- * in; the code block of its answer out, or why there is none.
+ * in; the edited file out (its edit blocks applied, or the code it wrote), or why there is
+ * none. An answer that cannot be applied is asked again once, with the reason.
  */
 async function askForEdit(
   context: ActionContext,
@@ -46,32 +79,41 @@ async function askForEdit(
     `${request.scriptName} (${lines.length} lines)`,
     numberLines(lines, 1),
   );
-  const answer = await callWorker(context, {
-    prompt: request.prompt,
-    slots: { scope },
-    messages: userMessage(
-      [
-        // The method the edit serves: an instruction alone leaves the worker guessing.
-        context.methodology === undefined
-          ? material('The method being implemented (for reference)', context.task.files.methodology)
-          : material('The part of the method this edit implements', context.methodology),
-        ...request.contextBlocks,
-        fileBlock,
-        material('Edit instruction', request.instruction),
-      ].join('\n\n'),
-    ),
-    expect: range
-      ? `a python code block replacing lines ${range.start}-${range.end}`
-      : `a python code block with the whole edited file`,
-    label: request.actionName.toLowerCase().replace(/\s+/g, '-'),
-  });
-  const code = extractCode(answer.text);
-  if (code === undefined) {
-    return {
-      refusal: `the editor's answer held no \`\`\`python code block, so nothing was saved. Its answer began: ${truncateMiddle(answer.text.trim(), 600)}`,
-    };
+  const messages = userMessage(
+    [
+      // The method the edit serves: an instruction alone leaves the worker guessing.
+      context.methodology === undefined
+        ? material('The method being implemented (for reference)', context.task.files.methodology)
+        : material('The part of the method this edit implements', context.methodology),
+      ...request.contextBlocks,
+      fileBlock,
+      material('Edit instruction', request.instruction),
+    ].join('\n\n'),
+  );
+  let problem = '';
+  let answerText = '';
+  for (let attempt = 1; attempt <= editAttempts; attempt += 1) {
+    const answer = await callWorker(context, {
+      prompt: request.prompt,
+      slots: { scope },
+      messages,
+      expect: range
+        ? `a python code block replacing lines ${range.start}-${range.end}`
+        : 'edit blocks (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE), or the whole edited file in a python code block',
+      label: request.actionName.toLowerCase().replace(/\s+/g, '-'),
+    });
+    answerText = answer.text;
+    const edited = editedText(answer.text, lines, range);
+    if ('text' in edited) return edited.text;
+    problem = edited.problem;
+    messages.push(
+      { role: 'assistant', content: answer.text },
+      { role: 'user', content: `Your edit could not be applied: ${problem}. Answer again.` },
+    );
   }
-  return code;
+  return {
+    refusal: `the editor's answer could not be applied (${problem}), so nothing was saved. Its answer began: ${truncateMiddle(answerText.trim(), 600)}`,
+  };
 }
 
 /**
@@ -101,12 +143,8 @@ export async function performEdit(
       `${request.scriptName} has ${lines.length} lines, so lines ${start}-${request.endLine ?? end} cannot be edited; pick a range within 1-${lines.length}, or leave the line numbers out to edit the whole file`,
     );
   }
-  const code = await askForEdit(context, request, lines, ranged ? { start, end } : undefined);
-  if (typeof code !== 'string') return refuse(code.refusal);
-  const replacement = splitLines(code.endsWith('\n') ? code : `${code}\n`);
-  const edited = ranged
-    ? joinLines([...lines.slice(0, start - 1), ...replacement, ...lines.slice(end)])
-    : joinLines(replacement);
+  const edited = await askForEdit(context, request, lines, ranged ? { start, end } : undefined);
+  if (typeof edited !== 'string') return refuse(edited.refusal);
 
   let current: string | undefined;
   try {

@@ -134,6 +134,8 @@ async function askReviewer(
           {
             role: 'user',
             content: loadPrompt('explore-review', { analysis: input.analysis, idea: context.idea }),
+            // The next reviewer on this model asks the same: its request is read from the cache.
+            ...(reviewer.sampled ? { cacheMark: true as const } : {}),
           },
         ],
         label,

@@ -191,6 +191,8 @@ export async function judgeScore(options: JudgeScoreOptions): Promise<JudgeScore
                   files: renderFiles(part),
                 },
               ),
+              // Each sample asks the same: the later ones read the request from the cache.
+              ...(options.samples > 1 ? { cacheMark: true as const } : {}),
             },
           ],
         },

@@ -109,10 +109,8 @@ describe('Understand File with Code Context', () => {
 
 describe('Edit Script', () => {
   const better = starterCode.replace('accuracy += 0.01', 'accuracy += 0.02');
-
-  it('saves a compiling whole-file edit to save_name and shows the diff', async () => {
-    const { context, model } = await start([fence(better)]);
-    const result = await invokeAction(
+  const doubleTheStep = (context: Parameters<typeof invokeAction>[2]) =>
+    invokeAction(
       'Edit Script',
       {
         script_name: 'starter_code.py',
@@ -121,6 +119,10 @@ describe('Edit Script', () => {
       },
       context,
     );
+
+  it('saves a compiling whole-file edit to save_name and shows the diff', async () => {
+    const { context, model } = await start([fence(better)]);
+    const result = await doubleTheStep(context);
     expect(result.ok, result.observation).toBe(true);
     expect(result.observation).toContain(
       'Edited starter_code.py and saved it to methodology_implementation.py (version 1): 1 lines added, 1 removed.',
@@ -141,15 +143,7 @@ describe('Edit Script', () => {
       edit('        accuracy += 0.1'),
       edit(' 7:         accuracy += 0.01'),
     ]);
-    const result = await invokeAction(
-      'Edit Script',
-      {
-        script_name: 'starter_code.py',
-        edit_instruction: 'Double the step.',
-        save_name: 'methodology_implementation.py',
-      },
-      context,
-    );
+    const result = await doubleTheStep(context);
     expect(result.ok, result.observation).toBe(true);
     expect(await context.workspace.read('methodology_implementation.py')).toBe(better);
     expect(model.requests).toHaveLength(2);

@@ -58,6 +58,13 @@ export function readExploreSettings(runDir: string): ExploreSettings {
 export const defaultLiteratureCache = () =>
   join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'codify', 'literature');
 
-export function describeCompute(settings: Pick<ExploreSettings, 'budgetMinutes' | 'gpu'>): string {
-  return `${settings.gpu ? 'one GPU' : 'CPU only, no GPU'}; each experiment run at most ${settings.budgetMinutes} minutes; data must ship with a Python package or be generated (no downloads)`;
+export function describeCompute(
+  settings: Pick<ExploreSettings, 'budgetMinutes' | 'gpu' | 'experiments'>,
+): string {
+  const maxSeeds = settings.experiments?.maxSeeds;
+  const seeds =
+    maxSeeds === undefined
+      ? ''
+      : `; each experiment runs at most ${maxSeeds} seed${maxSeeds === 1 ? '' : 's'} (the first ${maxSeeds} its plan lists)`;
+  return `${settings.gpu ? 'one GPU' : 'CPU only, no GPU'}; each experiment run at most ${settings.budgetMinutes} minutes${seeds}; data must ship with a Python package or be generated (no downloads)`;
 }

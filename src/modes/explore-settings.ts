@@ -138,6 +138,13 @@ export const exploreSettings = z
       group: 'experiments',
       form: { label: 'max steps per experiment', aria: 'max steps' },
     }),
+    maxSeeds: setting(z.number().int().min(1).max(100).optional(), {
+      flag: '--max-seeds',
+      valueName: '<n>',
+      help: "seeds each experiment's final script and the baseline run: the first N of its plan's (default all); the ideas are told",
+      group: 'experiments',
+      form: { label: 'max seeds per experiment', aria: 'max seeds' },
+    }),
     parallel: setting(z.number().int().min(1).max(16).default(1), {
       flag: '--parallel',
       valueName: '<n>',
@@ -185,6 +192,14 @@ export const exploreSettings = z
         code: 'custom',
         path: ['run'],
         message: 'code (--code) is for experiments: give run (--run) too, e.g. --run top:1',
+      });
+    }
+    if (settings.maxSeeds !== undefined && settings.run === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['maxSeeds'],
+        message:
+          'maxSeeds (--max-seeds) is for experiments: give run (--run) and code (--code) too',
       });
     }
     if (

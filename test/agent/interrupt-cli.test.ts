@@ -144,6 +144,7 @@ describe('Ctrl-C and SIGTERM', () => {
         '--refine-rounds',
         '0',
         ...['--run', 'top:2', '--code', 'examples/explore/prototype', '--max-steps', '4'],
+        ...['--max-seeds', '3'],
       ],
       root,
     );

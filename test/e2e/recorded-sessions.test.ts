@@ -108,6 +108,8 @@ describe('recorded sessions replayed end to end', () => {
       'examples/explore/prototype',
       '--max-steps',
       '4',
+      '--max-seeds',
+      '3',
       '--model',
       `replay:${session}`,
     ]);
@@ -125,19 +127,22 @@ describe('recorded sessions replayed end to end', () => {
       paired?: { seeds: number[]; metrics: { name: string; baselineMean: number | null }[] };
       verdict?: { verdict: string };
     }[];
+    // Ranked by the paired effect less its margin: Adam's (I2) before standardizing (I1).
     expect(experiments.map((record) => [record.idea, record.status])).toEqual([
-      ['I1', 'ran'],
       ['I2', 'ran'],
+      ['I1', 'ran'],
     ]);
-    expect(experiments[0]?.metric).toMatchObject({ value: 1, baseline: 0.6605 });
-    // The ten seeds of the plan, each paired with the baseline run on the same seed.
-    expect(experiments[0]?.metric?.seeds).toMatchObject({ mean: 0.985185185, beyondMargin: true });
-    expect(experiments[0]?.metric?.seeds?.runs).toHaveLength(10);
-    expect(experiments[0]?.metric?.seeds?.improvement).toBeCloseTo(0.313, 3);
-    expect(experiments[0]?.paired?.seeds).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(experiments[0]?.paired?.metrics[0]).toMatchObject({
+    expect(experiments[1]?.metric).toMatchObject({ value: 1, baseline: 0.6605 });
+    // The plan's three seeds (the ideas were told each experiment runs at most three), each
+    // paired with the baseline run on the same seed.
+    expect(experiments[1]?.metric?.seeds).toMatchObject({ mean: 0.99382716, beyondMargin: true });
+    expect(experiments[1]?.metric?.seeds?.runs).toHaveLength(3);
+    expect(experiments[1]?.metric?.seeds?.improvement).toBeCloseTo(0.3333, 4);
+    expect(experiments[0]?.metric?.seeds?.improvement).toBeCloseTo(0.3025, 4);
+    expect(experiments[1]?.paired?.seeds).toEqual([0, 1, 2]);
+    expect(experiments[1]?.paired?.metrics[0]).toMatchObject({
       name: 'accuracy',
-      baselineMean: 0.67221,
+      baselineMean: 0.6605,
     });
     // The judge weighed each hypothesis by its stop criteria: both ideas beat the baseline
     // beyond the paired margin on the seeds their plans named.

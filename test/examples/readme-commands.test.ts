@@ -27,7 +27,7 @@ const coveredElsewhere: Record<string, string> = {
   'node bin/codify.js paper examples/papers/mixup-tabular/paper.md --model replay:examples/recordings/paper-mixup-tabular.jsonl': `${recordedSessions}: codify paper examples/papers/mixup-tabular`,
   'node bin/codify.js paper examples/papers/random-fourier-features/paper.md --model replay:examples/recordings/paper-random-fourier-features.jsonl': `${recordedSessions}: codify paper examples/papers/random-fourier-features`,
   'node bin/codify.js paper examples/papers/seq-transformer/paper.pdf --model replay:examples/recordings/paper-seq-transformer.jsonl': `${recordedSessions}: codify paper examples/papers/seq-transformer`,
-  'node bin/codify.js explore examples/explore/paper.md --related examples/explore/related.txt --ideas 2 --refine-rounds 0 --run top:2 --code examples/explore/prototype --max-steps 4 --model replay:examples/recordings/explore-wine.jsonl': `${recordedSessions}: codify explore examples/explore/paper.md --run top:2 --code examples/explore/prototype`,
+  'node bin/codify.js explore examples/explore/paper.md --related examples/explore/related.txt --ideas 2 --refine-rounds 0 --run top:2 --code examples/explore/prototype --max-steps 4 --max-seeds 3 --model replay:examples/recordings/explore-wine.jsonl': `${recordedSessions}: codify explore examples/explore/paper.md --run top:2 --code examples/explore/prototype`,
 };
 
 /**

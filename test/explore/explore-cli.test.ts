@@ -91,20 +91,22 @@ describe('codify explore (command)', () => {
     );
   });
 
-  it('exits 3 naming a missing paper or bad notes, 2 for no paper, a bad flag, --run without --code or --parallel with --record', async () => {
+  it('exits 3 naming a missing paper or bad notes, 2 for no paper, a bad flag, --run without --code, --max-seeds without --run or --parallel with --record', async () => {
     // In parallel: each child spends most of its time starting up.
-    const [missing, none, notes, flag, runWithoutCode, parallelRecord] = await Promise.all([
-      runChild(['/no/such/paper.md', '--model', 'exchange:/tmp/x']),
-      runChild(['--model', 'exchange:/tmp/x']),
-      runChild([mixupPaper, '--notes', '/no/notes.txt', '--model', 'exchange:/tmp/x']),
-      runChild([mixupPaper, '--ideas', 'many']),
-      runChild([mixupPaper, '--run', 'top:2', '--model', 'exchange:/tmp/x']),
-      runChild([
-        mixupPaper,
-        ...['--run', 'top:2', '--code', tmpdir(), '--parallel', '2'],
-        ...['--model', 'exchange:/tmp/x', '--record', join(tmpdir(), 'never-written.jsonl')],
-      ]),
-    ]);
+    const [missing, none, notes, flag, runWithoutCode, parallelRecord, seedsWithoutRun] =
+      await Promise.all([
+        runChild(['/no/such/paper.md', '--model', 'exchange:/tmp/x']),
+        runChild(['--model', 'exchange:/tmp/x']),
+        runChild([mixupPaper, '--notes', '/no/notes.txt', '--model', 'exchange:/tmp/x']),
+        runChild([mixupPaper, '--ideas', 'many']),
+        runChild([mixupPaper, '--run', 'top:2', '--model', 'exchange:/tmp/x']),
+        runChild([
+          mixupPaper,
+          ...['--run', 'top:2', '--code', tmpdir(), '--parallel', '2'],
+          ...['--model', 'exchange:/tmp/x', '--record', join(tmpdir(), 'never-written.jsonl')],
+        ]),
+        runChild([mixupPaper, '--max-seeds', '3', '--model', 'exchange:/tmp/x']),
+      ]);
     expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('Paper not found: /no/such/paper.md');
     expect(none.status).toBe(2);
@@ -117,5 +119,9 @@ describe('codify explore (command)', () => {
     expect(runWithoutCode.stderr).toContain('--run and --code go together');
     expect(parallelRecord.status).toBe(2);
     expect(parallelRecord.stderr).toContain('record and replay with --parallel 1');
+    expect(seedsWithoutRun.status).toBe(2);
+    expect(seedsWithoutRun.stderr).toContain(
+      '--max-seeds is for experiments: give --run top:K --code DIR too',
+    );
   });
 });

@@ -137,7 +137,7 @@ describe('codify explore --code: ideas grounded on the prototype', () => {
     expect(summary).toContain('rows.csv (12 B)');
     expect(summary).toContain('`open("rows.csv")`');
     expect(summary).toContain(
-      '`python starter_code.py` (no arguments), no seed declared in task.json, at most',
+      '`python starter_code.py`, run without arguments; no seed declared in task.json; at most',
     );
     expect(summary).toContain('`accuracy: 0.5`');
     expect(summary).toContain('CPU only, no GPU');

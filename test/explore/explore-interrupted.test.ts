@@ -39,6 +39,7 @@ const exploreArgs = [
   'examples/explore/paper.md',
   ...['--related', 'examples/explore/related.txt', '--ideas', '2', '--refine-rounds', '0'],
   ...['--run', 'top:2', '--code', 'examples/explore/prototype', '--max-steps', '4'],
+  ...['--max-seeds', '3'],
 ];
 
 interface RecordedCall extends ComparableRequest {
@@ -196,24 +197,23 @@ describe('codify explore interrupted in its experiments', () => {
       '--root',
       runsRoot,
     ]);
-    // Call 20 of the recording (index 19) is the second experiment's step-2 plan: its step 1 is done.
+    // Call 18 of the recording (index 17) is the second experiment's step-2 plan: its step 1 is done.
     const before = await answerFromRecording(
       join(work, 'x-killed-1'),
       first,
-      (index) => index === 19,
+      (index) => index === 17,
     );
     if (before.interruptedAt === undefined) throw new Error((await first.exited).output);
-    expect(before.interruptedAt).toBe(19);
+    expect(before.interruptedAt).toBe(17);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(before.answered).toEqual([...Array(19).keys()]);
+    expect(before.answered).toEqual([...Array(17).keys()]);
     const killed = runsUnder(runsRoot);
     expect(lastEnd(killed.exploration)).toBeUndefined();
     // Where a replayed resume would continue: after the exploration's 10 calls (analysis,
-    // ideas, three reviews and a meta-review per idea), the first experiment's 5, its verdict
-    // and the 3 of the second experiment's step 1 (its planner, the edit's worker and the
-    // summary of the edit's long observation).
-    expect(callsBeforeResume(killed.exploration)).toBe(19);
+    // ideas, three reviews and a meta-review per idea), the first experiment's 4, its verdict
+    // and the 2 of the second experiment's step 1 (its planner and the edit's worker).
+    expect(callsBeforeResume(killed.exploration)).toBe(17);
 
     const second = codify([
       ...['explore', '--resume', killed.exploration],
@@ -223,7 +223,7 @@ describe('codify explore interrupted in its experiments', () => {
     const { status, output } = await second.exited;
     expect(status, output).toBe(0);
     // Only the calls after the second experiment's step 1 were asked again.
-    expect(after.answered).toEqual([19, 20, 21, 22]);
+    expect(after.answered).toEqual([17, 18, 19]);
     expect(lastProcessStages(killed.exploration)).toEqual([
       ['ingest', true],
       ['analysis', true],

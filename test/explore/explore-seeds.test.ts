@@ -35,7 +35,7 @@ const baselineLogLoss = [0.7, 0.68, 0.72, 0.7, 0.7];
 const prototype = `import sys\nseed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 0\nprint(f"accuracy: {${JSON.stringify(baselineAccuracy)}[seed]}")\nprint(f"log-loss: {${JSON.stringify(baselineLogLoss)}[seed]}")\n`;
 
 /** An exploration of the first `ideas` ideas with their experiments; the judge answers `judge`. */
-async function explorePaired(judge: string[], ideas: number) {
+async function explorePaired(judge: string[], ideas: number, maxSeeds?: number) {
   const root = mkdtempSync(join(tmpdir(), 'explore-seeds-'));
   const codeDir = join(root, 'prototype');
   mkdirSync(codeDir);
@@ -53,6 +53,7 @@ async function explorePaired(judge: string[], ideas: number) {
     },
   };
   let judgeRequests: ScriptedRequest[] = [];
+  let plannerRequests: ScriptedRequest[] = [];
   const models = (run: Run) => {
     if (run.mode === 'explore') {
       const scripted = createScriptedCaller(
@@ -70,6 +71,7 @@ async function explorePaired(judge: string[], ideas: number) {
         { run },
       );
       judgeRequests = scripted.requests.judge;
+      plannerRequests = scripted.requests.planner;
       return scripted.caller;
     }
     return scriptedCaller({
@@ -106,13 +108,18 @@ async function explorePaired(judge: string[], ideas: number) {
         python: '/usr/bin/python3',
         gpu: false,
         maxSteps: 3,
+        ...(maxSeeds === undefined ? {} : { maxSeeds }),
       },
     },
     models,
     experimentActions: actions,
     host: { runsRoot: join(root, 'runs') },
   });
-  return { result, judgeRequests: () => judgeRequests };
+  return {
+    result,
+    judgeRequests: () => judgeRequests,
+    plannerRequests: () => plannerRequests,
+  };
 }
 
 describe('codify explore --run: the idea and the baseline on the same seeds, paired', () => {
@@ -227,5 +234,35 @@ describe('codify explore --run: the idea and the baseline on the same seeds, pai
     expect(record === undefined ? '' : hypothesisLine(record)).toMatch(
       /^none: I1 verdict: no valid answer/,
     );
+  });
+
+  it('--max-seeds: the ideas are told, and the experiment and the baseline run the first N seeds of the plan', async () => {
+    const { result, plannerRequests } = await explorePaired(
+      [json(review(5)), verdictAnswer('inconclusive', 'Within the margin on three seeds.')],
+      1,
+      3,
+    );
+    const ideasPrompt = JSON.stringify(plannerRequests()[1]);
+    expect(ideasPrompt).toContain(
+      'each experiment runs at most 3 seeds (the first 3 its plan lists)',
+    );
+    const dir = result.run.dir;
+    const methodology = readFileSync(
+      join(dir, 'experiments', 'I1', 'task', 'methodology_description.txt'),
+      'utf8',
+    );
+    expect(methodology).toContain(
+      "(0, 1, 2: the first 3 of the plan's 5, as the exploration allows)",
+    );
+    const baselineRuns = readEvents(dir).events.filter(
+      (event) => event.type === 'log' && event.message.startsWith('baseline on seed'),
+    );
+    expect(baselineRuns).toHaveLength(3);
+    const [record] = result.experiments ?? [];
+    expect(record?.paired?.seeds).toEqual([0, 1, 2]);
+    expect(record?.metric?.seeds?.runs.map((run) => run.seed)).toEqual([0, 1, 2]);
+    expect(record?.paired?.metrics[0]?.effect?.pairs.map((pair) => pair.difference)).toEqual([
+      0.4, -0.02, 0.02,
+    ]);
   });
 });

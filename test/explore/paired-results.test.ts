@@ -68,4 +68,19 @@ describe('pairResults: the idea and the baseline seed by seed, per metric', () =
     if (only === undefined) throw new Error('no metric');
     expect(describePaired(only)).toContain('no paired effect');
   });
+
+  it("a metric the baseline never prints is described as the idea's values alone", () => {
+    const card = ideaCard('x');
+    const paired = pairResults(
+      { ...card, experimentPlan: { ...card.experimentPlan, metrics: [] } },
+      planMetric({ name: 'accuracy', direction: 'max' }),
+      [run(0, { accuracy: 0.7, lambda: 0.1 }), run(1, { accuracy: 0.8, lambda: 0 })],
+      [run(0, { accuracy: 0.6 }), run(1, { accuracy: 0.6 })],
+    );
+    const lambda = paired.metrics.find((metric) => metric.name === 'lambda');
+    if (lambda === undefined) throw new Error('no lambda metric');
+    expect(describePaired(lambda)).toBe(
+      "- lambda (no goal given): the idea's script only, the baseline prints none; mean 0.05; per seed 0: 0.1, 1: 0.",
+    );
+  });
 });

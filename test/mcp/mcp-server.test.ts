@@ -301,6 +301,7 @@ describe('codify mcp', () => {
       run: 'top:2',
       code: 'examples/explore/prototype',
       maxSteps: 4,
+      maxSeeds: 3,
       model: `replay:${join(recordings, 'explore-wine.jsonl')}`,
     });
     const end = await followToEnd(started.runId);

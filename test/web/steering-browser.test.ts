@@ -196,6 +196,7 @@ describe('steering an interactive run from the page', () => {
     await page.fill('input[aria-label="run experiments"]', 'top:2');
     await page.fill('input[aria-label="prototype code"]', 'examples/explore/prototype');
     await page.fill('input[aria-label="max steps"]', '4');
+    await page.fill('input[aria-label="max seeds"]', '3');
     await page.fill('input[aria-label="model"]', 'replay:examples/recordings/explore-wine.jsonl');
     await shoot(page, 'start-explore');
     await page.click('form[aria-label="start a run"] button[type="submit"]');
@@ -208,7 +209,16 @@ describe('steering an interactive run from the page', () => {
     const start = events.find((event) => event.type === 'run-start');
     expect(start?.type === 'run-start' ? start.mode : '').toBe('explore');
     expect(start?.type === 'run-start' ? start.argv : []).toEqual(
-      expect.arrayContaining(['--ideas', '2', '--refine-rounds', '0', '--run', 'top:2']),
+      expect.arrayContaining([
+        '--ideas',
+        '2',
+        '--refine-rounds',
+        '0',
+        '--run',
+        'top:2',
+        '--max-seeds',
+        '3',
+      ]),
     );
     await page.close();
   }, 120_000);
@@ -238,6 +248,8 @@ describe('steering an interactive run from the page', () => {
         'examples/explore/prototype',
         '--max-steps',
         '4',
+        '--max-seeds',
+        '3',
         '--interactive',
         '--model',
         'replay:examples/recordings/explore-wine.jsonl',
@@ -275,7 +287,7 @@ describe('steering an interactive run from the page', () => {
       .poll(() => pick.locator('.feedback-option').allTextContents())
       .toEqual([
         expect.stringMatching(/^I1: Standardize features/),
-        expect.stringMatching(/^I2: Per-parameter adaptive steps/),
+        expect.stringMatching(/^I2: Adam's per-parameter step sizes/),
       ]);
     // The proposal (--run top:2) is pre-selected; changing it turns approval into a pick.
     expect(await pick.locator('.feedback-option input:checked').count()).toBe(2);

@@ -207,6 +207,14 @@ function checkFlags(papers: string[], options: ExploreCommandOptions): void {
       '--run and --code go together: --run top:K --code DIR runs the K best ideas on the prototype code in DIR',
     );
   }
+  const experimentOnly = (['maxSteps', 'maxSeeds'] as const).filter(
+    (key) => options[key] !== undefined,
+  );
+  if (options.run === undefined && experimentOnly.length > 0) {
+    throw new UsageError(
+      `${experimentOnly.map((key) => (key === 'maxSteps' ? '--max-steps' : '--max-seeds')).join(' and ')} ${experimentOnly.length === 1 ? 'is' : 'are'} for experiments: give --run top:K --code DIR too`,
+    );
+  }
   if (
     options.literature === undefined &&
     (options.literatureUrl !== undefined || options.literatureCache !== undefined)
@@ -258,6 +266,7 @@ function experimentSettingsFrom(
     gpu: options.gpu ?? false,
     ...(options.python === undefined ? {} : { python: options.python }),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.maxSeeds === undefined ? {} : { maxSeeds: options.maxSeeds }),
     ...(options.parallel > 1 ? { parallel: options.parallel } : {}),
     ...(options.retrieve === true
       ? {

@@ -256,6 +256,9 @@ async function executeExplore(options: ExecuteRunOptions, item: ExploreItem): Pr
             gpu: item.gpu,
             ...(suite.python === undefined ? {} : { python: suite.python }),
             ...(maxSteps === undefined ? {} : { maxSteps }),
+            ...(item.experiments.maxSeeds === undefined
+              ? {}
+              : { maxSeeds: item.experiments.maxSeeds }),
           },
         }),
   };

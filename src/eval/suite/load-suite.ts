@@ -103,8 +103,10 @@ function exploreItem(
       'experiments need both run: (top:K, K, or idea ids such as I1,I3) and code: (the prototype code folder)',
     );
   }
-  if (item.max_steps !== undefined && item.run === undefined) {
-    fail(file, [...where, 'max_steps'], 'max_steps: is for experiments: set run: and code: too');
+  for (const key of ['max_steps', 'max_seeds'] as const) {
+    if (item[key] !== undefined && item.run === undefined) {
+      fail(file, [...where, key], `${key}: is for experiments: set run: and code: too`);
+    }
   }
   let experiments: Extract<SuiteItem, { kind: 'explore' }>['experiments'];
   if (item.run !== undefined && item.code !== undefined) {
@@ -123,6 +125,7 @@ function exploreItem(
       select,
       codeDir,
       ...(item.max_steps === undefined ? {} : { maxSteps: item.max_steps }),
+      ...(item.max_seeds === undefined ? {} : { maxSeeds: item.max_seeds }),
     };
   }
   const first = papers[0] ?? '';

@@ -65,6 +65,8 @@ export const exploreItemSchema = z
     code: explore.code,
     /** Agent steps per experiment. */
     max_steps: explore.maxSteps,
+    /** `--max-seeds`: each experiment runs the first N seeds of its plan. */
+    max_seeds: explore.maxSeeds,
     /** `--budget`: minutes one experiment may take, for the plans. */
     budget_minutes: explore.budgetMinutes,
     gpu: explore.gpu,

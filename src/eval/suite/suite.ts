@@ -40,7 +40,7 @@ export interface ExploreItem {
   budgetMinutes: number;
   gpu: boolean;
   /** `--run` and `--code`: the chosen ideas' experiments on the prototype code. */
-  experiments?: { select: string; codeDir: string; maxSteps?: number };
+  experiments?: { select: string; codeDir: string; maxSteps?: number; maxSeeds?: number };
   /** An experiment improved on its baseline only when it beats it by more than this. */
   margin: number;
 }

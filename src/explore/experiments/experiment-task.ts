@@ -20,6 +20,22 @@ function notRunNote(reasons: readonly string[]): string {
   }).trimEnd()}`;
 }
 
+/** The seeds an experiment runs: its plan's, or the first `maxSeeds` of them (`--max-seeds`). */
+export function experimentSeeds(card: IdeaCard, maxSeeds?: number): number[] {
+  const planned = card.experimentPlan.seeds;
+  return maxSeeds === undefined ? [...planned] : planned.slice(0, maxSeeds);
+}
+
+/** The seeds as the methodology names them, saying where `--max-seeds` left some out. */
+function seedsText(card: IdeaCard, maxSeeds?: number): string {
+  const seeds = experimentSeeds(card, maxSeeds);
+  const planned = card.experimentPlan.seeds.length;
+  const shown = seeds.join(', ');
+  return seeds.length === planned
+    ? shown
+    : `${shown}: the first ${seeds.length} of the plan's ${planned}, as the exploration allows`;
+}
+
 /**
  * The idea's plan as the methodology of an implement task (prompts/explore-experiment.md):
  * only the steps that run on the prototype; the others are named by their reasons.
@@ -29,6 +45,8 @@ export function experimentMethodology(
   metric: TaskMetric,
   /** Hub candidates (`--retrieve`), already rendered; empty without them. */
   candidates = '',
+  /** `--max-seeds`: the experiment runs the first N of the plan's seeds. */
+  maxSeeds?: number,
 ): string {
   const plan = card.experimentPlan;
   const { runnable, notRun } = splitPlan(card);
@@ -41,7 +59,7 @@ export function experimentMethodology(
     procedure: `${runnable.map((step, index) => `  ${index + 1}. ${step}`).join('\n')}${notRunNote(notRun.map((step) => step.reason))}`,
     ablations: plan.ablations.length === 0 ? 'none' : plan.ablations.join('; '),
     stopCriteria: plan.stopCriteria,
-    seeds: plan.seeds.join(', '),
+    seeds: seedsText(card, maxSeeds),
     firstSeed: String(plan.seeds[0] ?? 0),
     metricLine: `${metric.name}: <value>`,
     resultLine: resultLineExample(card, metric),

@@ -22,9 +22,19 @@ export interface HypothesisVerdict {
 
 const figure = (value: number | null) => (value === null ? 'none' : String(value));
 
-/** One metric's paired figures in words, as the judge reads them. */
+const baselineless = (metric: PairedMetric) =>
+  metric.baseline.every((entry) => entry.value === null);
+
+/**
+ * One metric's paired figures in words, as the judge reads them; a metric the baseline never
+ * printed in one short line of the idea's values, since nothing pairs with them.
+ */
 export function describePaired(metric: PairedMetric): string {
   const goal = metric.goal === null ? 'no goal given: plain difference' : `goal ${metric.goal}`;
+  if (baselineless(metric)) {
+    const values = metric.idea.map((entry) => `${entry.seed}: ${figure(entry.value)}`).join(', ');
+    return `- ${metric.name}${metric.primary ? " (the experiment's metric)" : ''} (${metric.goal === null ? 'no goal given' : `goal ${metric.goal}`}): the idea's script only, the baseline prints none; mean ${figure(metric.ideaMean)}; per seed ${values}.`;
+  }
   const perSeed = metric.idea
     .map((entry) => {
       const base = metric.baseline.find((other) => other.seed === entry.seed)?.value ?? null;
@@ -60,7 +70,11 @@ export async function judgeHypothesis(
             expectedEffect: card.hypothesis.expectedEffect,
             stopCriteria: card.experimentPlan.stopCriteria,
             seeds: paired.seeds.join(', '),
-            measurements: paired.metrics.map(describePaired).join('\n'),
+            // Paired metrics first: the idea-only ones have nothing to compare with.
+            measurements: [...paired.metrics]
+              .sort((a, b) => Number(baselineless(a)) - Number(baselineless(b)))
+              .map(describePaired)
+              .join('\n'),
           }),
         },
       ],

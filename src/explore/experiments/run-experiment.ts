@@ -19,6 +19,7 @@ import {
 } from '../../tasks/seeds/run-seeds.js';
 import { baselineSeeds } from './baseline-seeds.js';
 import { pairResults, primaryPaired, type PairedResults } from './paired-results.js';
+import { experimentSeeds } from './experiment-task.js';
 import { startExperiment } from './start-experiment.js';
 import { verdictStage } from './verdict-stage.js';
 
@@ -148,7 +149,7 @@ async function seedsOf(
   const { baseline, settings, host } = context;
   const workspace = join(result.runDir, 'workspace');
   const script = relative(result.runDir, result.finalScript);
-  const seeds = idea.card.experimentPlan.seeds;
+  const seeds = experimentSeeds(idea.card, settings.maxSeeds);
   const runs = await runSeeds({
     file: join(context.folder, idea.id, 'seeds.json'),
     workspace,

@@ -29,6 +29,8 @@ export interface ExperimentSettings {
   gpu: boolean;
   /** Agent steps per experiment (default the agent's 50). */
   maxSteps?: number;
+  /** `--max-seeds`: each experiment runs the first N seeds of its plan (default all). */
+  maxSeeds?: number;
   strategy?: StrategyName;
   /** `--parallel`: experiments run at the same time (default 1, one after another). */
   parallel?: number;

@@ -52,7 +52,7 @@ export async function startExperiment(
   const { settings, host, run, folder } = context;
   const candidates = await hubCandidates(context, idea);
   const approved = await approveExperiment(run, context.channel, idea, {
-    methodology: experimentMethodology(idea.card, metric, candidates),
+    methodology: experimentMethodology(idea.card, metric, candidates, settings.maxSeeds),
     maxSteps: settings.maxSteps ?? defaultAgentOptions.maxSteps,
     compute: context.compute ?? 'as the prototype code runs',
   });

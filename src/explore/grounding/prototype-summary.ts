@@ -141,9 +141,9 @@ export async function summarizePrototype(
     task.seed === undefined
       ? 'no seed declared in task.json'
       : 'flag' in task.seed
-        ? `its seed given as \`${task.seed.flag} N\``
-        : `its seed given in the variable \`${task.seed.env}\``;
-  const entrypoint = `\`python ${[task.entrypoint, ...task.args].join(' ')}\`${task.args.length === 0 ? ' (no arguments)' : ''}, ${seed}, at most ${task.timeoutS} s a run`;
+        ? `\`${task.seed.flag} N\` added sets its seed`
+        : `the variable \`${task.seed.env}\` sets its seed`;
+  const entrypoint = `\`python ${[task.entrypoint, ...task.args].join(' ')}\`${task.args.length === 0 ? ', run without arguments' : ''}; ${seed}; at most ${task.timeoutS} s a run`;
   const text = loadPrompt('explore-prototype', {
     files: describeFiles(scan),
     entrypoint,

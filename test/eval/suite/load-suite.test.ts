@@ -57,6 +57,7 @@ items:
     run: top:2
     code: task-a
     max_steps: 4
+    max_seeds: 3
     margin: 0.01
   - explore: [paper.md]
 models:
@@ -75,7 +76,7 @@ models:
       refineRounds: 1,
       budgetMinutes: 10,
       gpu: false,
-      experiments: { select: 'top:2', codeDir: join(dir, 'task-a'), maxSteps: 4 },
+      experiments: { select: 'top:2', codeDir: join(dir, 'task-a'), maxSteps: 4, maxSeeds: 3 },
       margin: 0.01,
     });
     // A paper named paper.md is named after its folder.
@@ -186,6 +187,11 @@ models:
       'an exploration with max_steps but no experiments',
       'items: [{explore: paper.md, max_steps: 3}]\nmodels: [{name: m, model: openai:x}]',
       /items\[0\]\.max_steps: max_steps: is for experiments/,
+    ],
+    [
+      'an exploration with max_seeds but no experiments',
+      'items: [{explore: paper.md, max_seeds: 3}]\nmodels: [{name: m, model: openai:x}]',
+      /items\[0\]\.max_seeds: max_seeds: is for experiments/,
     ],
     [
       'a model without a spec for a run',

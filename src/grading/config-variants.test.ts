@@ -65,7 +65,9 @@ describe('configuration variants for a judge', () => {
       { path: 'train.py', content: 'print(1)\n' },
     ]);
     expect(files[0]?.content).toBe(base);
-    expect(files[1]?.content).toContain('settings changed from config.yaml');
+    expect(files[1]?.content).toContain(
+      '(on disk a whole YAML file, config.yaml with these settings changed; shown here as the changes only',
+    );
     expect(files[1]?.content).toContain('model.dropout: 0 (config.yaml: 0.1)');
     expect(files[1]?.content).not.toContain('batch_size');
     expect(files[2]?.content).toContain('train.epochs: 1 (config.yaml: 100)');

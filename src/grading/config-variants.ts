@@ -105,13 +105,24 @@ export function settingChanges(base: string, variant: string): string | undefine
 
 /**
  * A variant as a judge or a later stage reads it: its changed settings when both files are
- * YAML mappings, its changed lines otherwise; each under a note saying so.
+ * YAML mappings, its changed lines otherwise; each under a note saying so. `onDisk` (the
+ * judge's view of a repository's files) adds that the file itself is whole, so a judge does
+ * not take the view for a file that lacks the other settings.
  */
-export function variantView(base: string, variant: string): string {
+export function variantView(
+  base: string,
+  variant: string,
+  options: { onDisk?: boolean } = {},
+): string {
   const bySetting = settingChanges(base, variant);
+  const whole = options.onDisk === true;
   if (bySetting !== undefined)
-    return `(settings changed from config.yaml, with its value beside each; the rest as in config.yaml)\n${bySetting}`;
-  return `(config.yaml with these lines changed, "-" its line and "+" this file's; every other line is as in config.yaml)\n${variantChanges(base, variant)}`;
+    return whole
+      ? `(on disk a whole YAML file, config.yaml with these settings changed; shown here as the changes only, config.yaml's value beside each)\n${bySetting}`
+      : `(settings changed from config.yaml, with its value beside each; the rest as in config.yaml)\n${bySetting}`;
+  return whole
+    ? `(on disk a whole file, config.yaml with these lines changed; shown here as the changes only, "-" config.yaml's line and "+" this file's)\n${variantChanges(base, variant)}`
+    : `(config.yaml with these lines changed, "-" its line and "+" this file's; every other line is as in config.yaml)\n${variantChanges(base, variant)}`;
 }
 
 /**
@@ -126,7 +137,7 @@ export function withVariantsAsChanges(files: readonly SourceFile[]): SourceFile[
   if (base === undefined) return [...files];
   return files.map((file) => {
     if (!variantPath.test(file.path.replaceAll('\\', '/'))) return file;
-    const content = variantView(base.content, file.content);
+    const content = variantView(base.content, file.content, { onDisk: true });
     return content.length < file.content.length ? { path: file.path, content } : file;
   });
 }

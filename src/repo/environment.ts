@@ -1,6 +1,6 @@
 import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
-import type { Plan } from './planning.js';
+import { overallPlanSection, type Plan } from './planning.js';
 import { stableSystem, type SharedContext } from './stable-context.js';
 import { askValidated } from './structured-answer.js';
 
@@ -49,6 +49,7 @@ export async function writeReadme(
             title: written.title,
             code: written.code,
             smoke: smokeCommand(plan),
+            unclear: overallPlanSection(plan.overall, 'Unclear') || '(the plan names nothing)',
           }),
         },
       ],

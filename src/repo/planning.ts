@@ -54,6 +54,22 @@ export function parseOverallPlan(text: string): { value: string } | string {
   return { value: text.trim() };
 }
 
+/**
+ * One section of the overall plan, its heading left out: the text up to the next heading of
+ * the same or a higher level; '' when the plan has no such section.
+ */
+export function overallPlanSection(
+  overall: string,
+  section: (typeof planSections)[number],
+): string {
+  const heading = new RegExp(`^(#{1,3})\\s*${section}\\b.*$`, 'im').exec(overall);
+  if (heading === null) return '';
+  const level = heading[1]?.length ?? 1;
+  const rest = overall.slice(heading.index + heading[0].length);
+  const next = new RegExp(`^#{1,${level}}\\s`, 'm').exec(rest);
+  return (next === null ? rest : rest.slice(0, next.index)).trim();
+}
+
 /** The first answer: the reproduction checklist (from the paper alone), then the overall plan. */
 export interface ChecklistAndPlan {
   rubric: RubricJsonNode;

@@ -159,6 +159,10 @@ describe('paperToRepository', () => {
       '### reproduce.sh\n```bash\n#!/usr/bin/env bash',
     );
     expect(readmeCall?.messages[0]?.content).toContain('### requirements.txt\n```text\nnumpy');
+    // And the plan's list of what the paper leaves unclear, which the README must answer.
+    expect(readmeCall?.messages[0]?.content).toContain(
+      '## What the plan found unclear in the paper\n\nnothing\n',
+    );
     const mainCalls = models.requests.filter((request) => request.label === 'write main.py');
     expect(mainCalls[1]?.messages.at(-1)?.content).toContain('does not compile');
     // main.py imports model.py: its request shows it, and the experiments it must run.

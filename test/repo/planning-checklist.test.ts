@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseChecklistAndPlan, planRepository } from '../../src/repo/planning.js';
+import {
+  overallPlanSection,
+  parseChecklistAndPlan,
+  planRepository,
+} from '../../src/repo/planning.js';
 import { judgedFiles } from '../../src/repo/self-check.js';
 import { designAnswer, labelledCaller, settingsAnswer } from './scripted-paper-model.js';
 
@@ -25,6 +29,14 @@ const rubric = {
 const checklist = `\`\`\`json\n${JSON.stringify(rubric, null, 2)}\n\`\`\``;
 
 describe('the first planning answer: the checklist, then the plan', () => {
+  it('reads one section of the plan up to the next heading of its level', () => {
+    const nested =
+      '# Plan\n## Method\nridge\n## Unclear\n- the split seed\n### Note\nkept\n## Extra\nx';
+    expect(overallPlanSection(nested, 'Unclear')).toBe('- the split seed\n### Note\nkept');
+    expect(overallPlanSection(plan, 'Unclear')).toBe('nothing');
+    expect(overallPlanSection('## Method\nridge', 'Unclear')).toBe('');
+  });
+
   it('takes the checklist from the first ```json block and the plan from what follows', () => {
     expect(parseChecklistAndPlan(`The checklist:\n${checklist}\n\n${plan}`)).toEqual({
       value: { rubric, overall: plan },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allActions } from '../../src/agent/actions/index.js';
 import { runImplement } from '../../src/agent/implement.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skeletonSubparts, subpartSource } from '../../src/agent/strategies/prescribed-plan.js';
 import type { CodifyEvent } from '../../src/runs/events.js';
@@ -20,6 +20,9 @@ const implemented = betterCode.replace(
 describe('baseline strategies', () => {
   it('prescribed-plan runs the fixed sequence of actions without a planner', async () => {
     const { taskDir, runsRoot } = makeTask();
+    // A helper module too long to read whole: the one file Understand File reads.
+    const helper = Array.from({ length: 120 }, (_, index) => `VALUE_${index} = ${index}`);
+    writeFileSync(join(taskDir, 'helpers.py'), `${helper.join('\n')}\n`);
     let edits = 0;
     const models = scriptedCaller({
       planner: () => {
@@ -48,9 +51,9 @@ describe('baseline strategies', () => {
       event.type === 'action-start' ? [event.action] : [],
     );
     expect(actions[0]).toBe('List Files');
-    expect(actions.filter((action) => action === 'Understand File').length).toBeGreaterThanOrEqual(
-      2,
-    );
+    // The skeleton's edit shows the starter and the methodology itself: neither is read
+    // first. task.json is short, read whole without a model call; helpers.py is not.
+    expect(actions.slice(1, 3)).toEqual(['Understand File', 'Inspect Script Lines']);
     expect(actions.slice(-5)).toEqual([
       'Edit Script',
       'Edit Script',
@@ -73,19 +76,20 @@ describe('baseline strategies', () => {
     expect(subpartEdit).toContain(
       '# SUBPART 1: add subpart_one\ndef subpart_one():\n    return 0.0',
     );
-    // each file is read for what its kind holds
+    // The skeleton's edit gets the short file whole, the long one as what it was asked of a
+    // code file, and neither the starter nor the methodology a second time.
+    expect(skeletonEdit).toContain('task.json (1 lines):\n{"name":"toy"');
+    expect(skeletonEdit).toContain('helpers.py: ');
+    expect(skeletonEdit.split('def train():').length).toBe(2);
     const reads = models.requests.filter(
       (request) => request.label?.startsWith('understand-file') === true,
     );
+    expect(reads).toHaveLength(1);
     const asked = reads.map((request) =>
       [request.system ?? '', ...request.messages.map((message) => message.content)].join('\n'),
     );
-    expect(asked.find((text) => text.includes('task.json'))).toContain(
-      'The settings task.json declares',
-    );
-    expect(asked.find((text) => text.includes('starter_code.py'))).toContain(
-      'how it loads and splits the data',
-    );
+    expect(asked[0]).toContain('helpers.py');
+    expect(asked[0]).toContain('how it loads and splits the data');
   });
 
   it('takes a sub-part as the skeleton wrote it, up to the next top-level statement', () => {

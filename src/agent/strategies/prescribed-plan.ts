@@ -5,6 +5,7 @@ import { emptyBudgetUsage } from '../budgets.js';
 import type { ExecutionSeen } from '../checkpoint.js';
 import { trackExecutions } from '../execution-tracker.js';
 import { loadPrompt } from '../../prompts/load-prompt.js';
+import { inspectLineLimit } from '../actions/inspect-script-lines.js';
 import type { StrategyContext, StrategyOutcome } from './strategy.js';
 
 const subpartMarker = /^[ \t]*#[ \t]*SUBPART[ \t]+(\d+)[ \t]*:[ \t]*(.*)$/gim;
@@ -122,14 +123,30 @@ function thingsToLookFor(file: string): string {
   return loadPrompt(`strategy-prescribed-understand-${kind}`, { file }).trim();
 }
 
-/** Understand File of each text input, asking of each what fits its kind. */
-async function understandInputs(
-  task: StrategyContext['task'],
-  perform: Perform,
-): Promise<string[]> {
-  const inputs = task.inputFiles.filter((file) => /\.(txt|py|md|json)$/i.test(file));
+/**
+ * What the task's text inputs say, for the skeleton's edit: each file that edit does not
+ * show already (the script it edits and the methodology are in its request), a short one
+ * read whole by Inspect Script Lines (no model call: its text is what the edit gets), a
+ * longer one by Understand File, asked what fits its kind.
+ */
+async function understandInputs(context: StrategyContext, perform: Perform): Promise<string[]> {
+  const { task, workspace } = context;
+  const methodology = task.files.methodology.trim();
   const understanding: string[] = [];
-  for (const file of inputs) {
+  for (const file of task.inputFiles.filter((name) => /\.(txt|py|md|json)$/i.test(name))) {
+    if (file === task.entrypoint) continue;
+    const text = await workspace.read(file).catch(() => undefined);
+    if (text === undefined || text.trim() === methodology) continue;
+    const lines = text.trimEnd().split('\n').length;
+    if (lines <= inspectLineLimit) {
+      const read = await perform('Inspect Script Lines', {
+        script_name: file,
+        start_line_number: 1,
+        end_line_number: Math.max(1, lines),
+      });
+      if (read.ok) understanding.push(`${file} (${lines} lines):\n${text.trimEnd()}`);
+      continue;
+    }
     const read = await perform('Understand File', {
       file_name: file,
       things_to_look_for: thingsToLookFor(file),
@@ -170,8 +187,8 @@ async function editSubparts(context: StrategyContext, perform: Perform): Promise
 
 /**
  * The prescribed-plan baseline: a fixed sequence of the agent's own actions, no planner.
- * List Files, Understand File of each input, Edit Script for a skeleton of sub-part
- * functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
+ * List Files, each input the skeleton's edit does not show read (a short one whole, a
+ * longer one by Understand File), Edit Script for a skeleton of sub-part functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
  * if it failed, Final Answer. It restarts from the beginning when resumed.
  */
 export async function runPrescribedPlan(context: StrategyContext): Promise<StrategyOutcome> {
@@ -187,11 +204,14 @@ export async function runPrescribedPlan(context: StrategyContext): Promise<Strat
   const perform = prescribedSteps(context, models, run, usage);
 
   await perform('List Files', { dir_path: '.' });
-  const understanding = await understandInputs(task, perform);
+  const understanding = await understandInputs(context, perform);
   await perform('Edit Script', {
     script_name: task.entrypoint,
     edit_instruction: loadPrompt('strategy-prescribed-skeleton', {
-      understanding: understanding.join('\n\n').slice(0, 12_000),
+      understanding:
+        understanding.length === 0
+          ? '(the task has no other text files)'
+          : understanding.join('\n\n').slice(0, 12_000),
     }).trim(),
     save_name: task.output,
   });

@@ -194,13 +194,17 @@ export const exploreSettings = z
         message: 'code (--code) is for experiments: give run (--run) too, e.g. --run top:1',
       });
     }
-    if (settings.maxSeeds !== undefined && settings.run === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['maxSeeds'],
-        message:
-          'maxSeeds (--max-seeds) is for experiments: give run (--run) and code (--code) too',
-      });
+    for (const [key, flag] of [
+      ['maxSteps', '--max-steps'],
+      ['maxSeeds', '--max-seeds'],
+    ] as const) {
+      if (settings[key] !== undefined && settings.run === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} (${flag}) is for experiments: give run (--run) and code (--code) too`,
+        });
+      }
     }
     if (
       settings.literature === undefined &&

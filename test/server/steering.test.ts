@@ -93,6 +93,10 @@ describe('steering runs through the API', () => {
   it.each([
     [{ mode: 'eval', task }, 'mode must be "implement", "paper" or "explore"'],
     [{ mode: 'explore', papers: [task], run: 'top:1' }, 'run (--run) needs code (--code)'],
+    [
+      { mode: 'explore', papers: [task], maxSeeds: 3 },
+      'maxSeeds (--max-seeds) is for experiments: give run (--run) and code (--code) too',
+    ],
     [{ mode: 'implement' }, 'codify implement: task: Invalid input'],
     [{ mode: 'paper', paper: '' }, 'codify paper: paper: Too small'],
     [{ mode: 'implement', task: 'no/such/folder' }, 'does not exist on this machine'],

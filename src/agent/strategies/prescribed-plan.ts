@@ -187,9 +187,10 @@ async function editSubparts(context: StrategyContext, perform: Perform): Promise
 
 /**
  * The prescribed-plan baseline: a fixed sequence of the agent's own actions, no planner.
- * List Files, each input the skeleton's edit does not show read (a short one whole, a
- * longer one by Understand File), Edit Script for a skeleton of sub-part functions, Edit Script for each sub-part, Check Implementation, Execute Script, one fix
- * if it failed, Final Answer. It restarts from the beginning when resumed.
+ * List Files; each input the skeleton's edit does not show, read (a short one whole, a
+ * longer one by Understand File); Edit Script for a skeleton of sub-part functions; Edit
+ * Script for each sub-part; Check Implementation; Execute Script; one fix if it failed;
+ * Final Answer. It restarts from the beginning when resumed.
  */
 export async function runPrescribedPlan(context: StrategyContext): Promise<StrategyOutcome> {
   const usage = emptyBudgetUsage();

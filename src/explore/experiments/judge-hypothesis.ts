@@ -30,11 +30,13 @@ const baselineless = (metric: PairedMetric) =>
  * printed in one short line of the idea's values, since nothing pairs with them.
  */
 export function describePaired(metric: PairedMetric): string {
-  const goal = metric.goal === null ? 'no goal given: plain difference' : `goal ${metric.goal}`;
+  const name = `${metric.name}${metric.primary ? " (the experiment's metric)" : ''}`;
   if (baselineless(metric)) {
     const values = metric.idea.map((entry) => `${entry.seed}: ${figure(entry.value)}`).join(', ');
-    return `- ${metric.name}${metric.primary ? " (the experiment's metric)" : ''} (${metric.goal === null ? 'no goal given' : `goal ${metric.goal}`}): the idea's script only, the baseline prints none; mean ${figure(metric.ideaMean)}; per seed ${values}.`;
+    const goal = metric.goal === null ? 'no goal given' : `goal ${metric.goal}`;
+    return `- ${name} (${goal}): the idea's script only, the baseline prints none; mean ${figure(metric.ideaMean)}; per seed ${values}.`;
   }
+  const goal = metric.goal === null ? 'no goal given: plain difference' : `goal ${metric.goal}`;
   const perSeed = metric.idea
     .map((entry) => {
       const base = metric.baseline.find((other) => other.seed === entry.seed)?.value ?? null;
@@ -45,7 +47,7 @@ export function describePaired(metric: PairedMetric): string {
     metric.effect === null
       ? 'no paired effect (fewer than two seeds where both printed a value)'
       : `paired effect ${metric.effect.effect} ± ${metric.effect.margin} over ${metric.effect.pairs.length} seeds (${metric.effect.beyondMargin ? 'beyond' : 'within'} the margin)`;
-  return `- ${metric.name}${metric.primary ? " (the experiment's metric)" : ''} (${goal}): idea mean ${figure(metric.ideaMean)}, baseline mean ${figure(metric.baselineMean)}; ${effect}. Per seed (idea vs baseline): ${perSeed}.`;
+  return `- ${name} (${goal}): idea mean ${figure(metric.ideaMean)}, baseline mean ${figure(metric.baselineMean)}; ${effect}. Per seed (idea vs baseline): ${perSeed}.`;
 }
 
 /**

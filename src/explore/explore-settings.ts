@@ -65,6 +65,13 @@ export function describeCompute(
   const seeds =
     maxSeeds === undefined
       ? ''
-      : `; each experiment runs at most ${maxSeeds} seed${maxSeeds === 1 ? '' : 's'} (the first ${maxSeeds} its plan lists)`;
-  return `${settings.gpu ? 'one GPU' : 'CPU only, no GPU'}; each experiment run at most ${settings.budgetMinutes} minutes${seeds}; data must ship with a Python package or be generated (no downloads)`;
+      : maxSeeds === 1
+        ? '; each experiment runs one seed (the first its plan lists)'
+        : `; each experiment runs at most ${maxSeeds} seeds (the first ${maxSeeds} its plan lists)`;
+  // With a prototype, every experiment runs on its data (see the prototype's summary).
+  const data =
+    settings.experiments === undefined
+      ? 'data must ship with a Python package or be generated (no downloads)'
+      : "the experiments run on the prototype's data (no downloads)";
+  return `${settings.gpu ? 'one GPU' : 'CPU only, no GPU'}; each experiment run at most ${settings.budgetMinutes} minutes${seeds}; ${data}`;
 }

@@ -5,10 +5,14 @@ import type { CitedStatement, ProblemAnalysis } from './schemas.js';
  * case, punctuation and line breaks do not count, words and numbers do.
  */
 export function squashText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9.]+/g, ' ')
-    .trim();
+  return (
+    text
+      .toLowerCase()
+      // A full stop between digits is part of a number (0.1); any other is punctuation.
+      .replace(/(?<!\d)\.|\.(?!\d)/g, ' ')
+      .replace(/[^a-z0-9.]+/g, ' ')
+      .trim()
+  );
 }
 
 /** The papers as quotes are checked against: id (P1…), title, headings and full text. */

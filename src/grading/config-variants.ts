@@ -103,6 +103,22 @@ export function settingChanges(base: string, variant: string): string | undefine
   return [...opening, ...changes].join('\n');
 }
 
+/** The note above a variant's changes, by how they are shown and who reads them. */
+const variantNotes = {
+  settings: {
+    judge:
+      "(on disk a whole YAML file, config.yaml with these settings changed; shown here as the changes only, config.yaml's value beside each)",
+    writer:
+      '(settings changed from config.yaml, with its value beside each; the rest as in config.yaml)',
+  },
+  lines: {
+    judge:
+      '(on disk a whole file, config.yaml with these lines changed; shown here as the changes only, "-" config.yaml\'s line and "+" this file\'s)',
+    writer:
+      '(config.yaml with these lines changed, "-" its line and "+" this file\'s; every other line is as in config.yaml)',
+  },
+} as const;
+
 /**
  * A variant as a judge or a later stage reads it: its changed settings when both files are
  * YAML mappings, its changed lines otherwise; each under a note saying so. `onDisk` (the
@@ -115,14 +131,10 @@ export function variantView(
   options: { onDisk?: boolean } = {},
 ): string {
   const bySetting = settingChanges(base, variant);
-  const whole = options.onDisk === true;
-  if (bySetting !== undefined)
-    return whole
-      ? `(on disk a whole YAML file, config.yaml with these settings changed; shown here as the changes only, config.yaml's value beside each)\n${bySetting}`
-      : `(settings changed from config.yaml, with its value beside each; the rest as in config.yaml)\n${bySetting}`;
-  return whole
-    ? `(on disk a whole file, config.yaml with these lines changed; shown here as the changes only, "-" config.yaml's line and "+" this file's)\n${variantChanges(base, variant)}`
-    : `(config.yaml with these lines changed, "-" its line and "+" this file's; every other line is as in config.yaml)\n${variantChanges(base, variant)}`;
+  const reader = options.onDisk === true ? 'judge' : 'writer';
+  return bySetting === undefined
+    ? `${variantNotes.lines[reader]}\n${variantChanges(base, variant)}`
+    : `${variantNotes.settings[reader]}\n${bySetting}`;
 }
 
 /**

@@ -7,6 +7,9 @@ import { modelSettings, sandboxSettings } from './shared-settings.js';
 /** `--run`: the K best ideas (`top:K` or `K`) or ideas by id (`I1,I3`), as the pipeline reads it. */
 export const ideaSelection = /^\s*((top:)?\d+|I\d+(\s*,\s*I\d+)*)\s*$/i;
 
+/** Settings that only shape experiments, with their flags: refused without `run`. */
+export const experimentOnlySettings = { maxSteps: '--max-steps', maxSeeds: '--max-seeds' } as const;
+
 /** `codify explore PAPERS…`: every setting an exploration takes, from any front end. */
 export const exploreSettings = z
   .object({
@@ -194,10 +197,10 @@ export const exploreSettings = z
         message: 'code (--code) is for experiments: give run (--run) too, e.g. --run top:1',
       });
     }
-    for (const [key, flag] of [
-      ['maxSteps', '--max-steps'],
-      ['maxSeeds', '--max-seeds'],
-    ] as const) {
+    for (const [key, flag] of Object.entries(experimentOnlySettings) as [
+      keyof typeof experimentOnlySettings,
+      string,
+    ][]) {
       if (settings[key] !== undefined && settings.run === undefined) {
         context.addIssue({
           code: 'custom',

@@ -43,7 +43,7 @@ const planSections = [
   'Hyperparameters',
   'Metrics',
   'Unclear',
-];
+] as const;
 
 /** The overall plan must hold the seven sections, in Markdown headings. */
 export function parseOverallPlan(text: string): { value: string } | string {
@@ -62,11 +62,18 @@ export function overallPlanSection(
   overall: string,
   section: (typeof planSections)[number],
 ): string {
-  const heading = new RegExp(`^(#{1,3})\\s*${section}\\b.*$`, 'im').exec(overall);
-  if (heading === null) return '';
+  // The section's own heading: of those that name it, the one at the highest level (a
+  // sub-heading such as "### Unclear labels" under Data does not count before it).
+  const headings = [...overall.matchAll(new RegExp(`^(#{1,3})[ \\t]*${section}\\b.*$`, 'gim'))];
+  const heading = headings.reduce<RegExpExecArray | undefined>(
+    (best, found) =>
+      best === undefined || (found[1]?.length ?? 3) < (best[1]?.length ?? 3) ? found : best,
+    undefined,
+  );
+  if (heading === undefined) return '';
   const level = heading[1]?.length ?? 1;
   const rest = overall.slice(heading.index + heading[0].length);
-  const next = new RegExp(`^#{1,${level}}\\s`, 'm').exec(rest);
+  const next = new RegExp(`^#{1,${level}}[ \\t]`, 'm').exec(rest);
   return (next === null ? rest : rest.slice(0, next.index)).trim();
 }
 

@@ -52,8 +52,14 @@ describe('baseline strategies', () => {
     );
     expect(actions[0]).toBe('List Files');
     // The skeleton's edit shows the starter and the methodology itself: neither is read
-    // first. task.json is short, read whole without a model call; helpers.py is not.
-    expect(actions.slice(1, 3)).toEqual(['Understand File', 'Inspect Script Lines']);
+    // first. starter_code_performance.txt and task.json are short, read whole without a
+    // model call; helpers.py is not.
+    expect(actions.slice(1, 5)).toEqual([
+      'Understand File',
+      'Inspect Script Lines',
+      'Inspect Script Lines',
+      'Edit Script',
+    ]);
     expect(actions.slice(-5)).toEqual([
       'Edit Script',
       'Edit Script',
@@ -78,7 +84,10 @@ describe('baseline strategies', () => {
     );
     // The skeleton's edit gets the short file whole, the long one as what it was asked of a
     // code file, and neither the starter nor the methodology a second time.
-    expect(skeletonEdit).toContain('task.json (1 lines):\n{"name":"toy"');
+    expect(skeletonEdit).toContain('task.json (1 line):\n```json\n{"name":"toy"');
+    expect(skeletonEdit).toContain(
+      'starter_code_performance.txt (1 line):\n```text\naccuracy: 0.5\n```',
+    );
     expect(skeletonEdit).toContain('helpers.py: ');
     expect(skeletonEdit.split('def train():').length).toBe(2);
     const reads = models.requests.filter(

@@ -91,9 +91,9 @@ describe('codify explore (command)', () => {
     );
   });
 
-  it('exits 3 naming a missing paper or bad notes, 2 for no paper, a bad flag, --run without --code, --max-seeds without --run or --parallel with --record', async () => {
+  it('exits 3 naming a missing paper or bad notes, 2 for no paper, a bad flag, --run without --code, --max-seeds without --run or on --resume, or --parallel with --record', async () => {
     // In parallel: each child spends most of its time starting up.
-    const [missing, none, notes, flag, runWithoutCode, parallelRecord, seedsWithoutRun] =
+    const [missing, none, notes, flag, runWithoutCode, parallelRecord, seedsWithoutRun, resumed] =
       await Promise.all([
         runChild(['/no/such/paper.md', '--model', 'exchange:/tmp/x']),
         runChild(['--model', 'exchange:/tmp/x']),
@@ -106,6 +106,7 @@ describe('codify explore (command)', () => {
           ...['--model', 'exchange:/tmp/x', '--record', join(tmpdir(), 'never-written.jsonl')],
         ]),
         runChild([mixupPaper, '--max-seeds', '3', '--model', 'exchange:/tmp/x']),
+        runChild(['--resume', tmpdir(), '--max-seeds', '3', '--model', 'exchange:/tmp/x']),
       ]);
     expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('Paper not found: /no/such/paper.md');
@@ -122,6 +123,10 @@ describe('codify explore (command)', () => {
     expect(seedsWithoutRun.status).toBe(2);
     expect(seedsWithoutRun.stderr).toContain(
       '--max-seeds is for experiments: give --run top:K --code DIR too',
+    );
+    expect(resumed.status).toBe(2);
+    expect(resumed.stderr).toContain(
+      '--max-seeds: a resumed exploration keeps the settings it was started with',
     );
   });
 });

@@ -237,7 +237,7 @@ describe('codify explore --run: the idea and the baseline on the same seeds, pai
   });
 
   it('--max-seeds: the ideas are told, and the experiment and the baseline run the first N seeds of the plan', async () => {
-    const { result, plannerRequests } = await explorePaired(
+    const { result, plannerRequests, judgeRequests } = await explorePaired(
       [json(review(5)), verdictAnswer('inconclusive', 'Within the margin on three seeds.')],
       1,
       3,
@@ -264,5 +264,9 @@ describe('codify explore --run: the idea and the baseline on the same seeds, pai
     expect(record?.paired?.metrics[0]?.effect?.pairs.map((pair) => pair.difference)).toEqual([
       0.4, -0.02, 0.02,
     ]);
+    // The verdict is told that fewer seeds ran than the plan lists.
+    expect(judgeRequests()[1]?.messages[0]?.content).toContain(
+      'once per seed (0, 1, 2: the first 3 of the 5 its plan lists, as many as the exploration allowed)',
+    );
   });
 });

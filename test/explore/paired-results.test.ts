@@ -69,6 +69,20 @@ describe('pairResults: the idea and the baseline seed by seed, per metric', () =
     expect(describePaired(only)).toContain('no paired effect');
   });
 
+  it("the experiment's metric that the baseline never printed is still described against it", () => {
+    const paired = pairResults(
+      ideaCard('x'),
+      planMetric({ name: 'accuracy', direction: 'max' }),
+      [run(0, { accuracy: 0.7 }), run(1, { accuracy: 0.8 })],
+      [run(0, {}, 1), run(1, {}, 1)],
+    );
+    const [accuracy] = paired.metrics;
+    if (accuracy === undefined) throw new Error('no metric');
+    expect(describePaired(accuracy)).toContain(
+      "- accuracy (the experiment's metric) (goal max): idea mean 0.75, baseline mean none; no paired effect",
+    );
+  });
+
   it("a metric the baseline never prints is described as the idea's values alone", () => {
     const card = ideaCard('x');
     const paired = pairResults(

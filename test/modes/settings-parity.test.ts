@@ -35,14 +35,19 @@ const base: Record<ModeName, Record<string, unknown>> = {
   paper: { paper },
   explore: { papers: [paper] },
 };
-/** Settings that only mean something with others (explore's experiments need run and code). */
-const companions: Record<string, Record<string, unknown>> = {
+/** Explore's settings that only mean something with others (experiments need run and code). */
+const exploreCompanions: Record<string, Record<string, unknown>> = {
   run: { code },
   code: { run: 'top:1' },
-  maxSteps: {},
+  maxSteps: { run: 'top:1', code },
+  maxSeeds: { run: 'top:1', code },
   literatureUrl: { literature: 'arxiv' },
   literatureCache: { literature: 'arxiv' },
 };
+
+/** What a setting is given with, in its mode. */
+const companionsOf = (mode: ModeName, key: string): Record<string, unknown> =>
+  (mode === 'explore' ? exploreCompanions[key] : undefined) ?? {};
 
 /** Values to try for a setting, from its own type and limits: some inside, some outside. */
 function samples(key: string, schema: z.ZodType): unknown[] {
@@ -125,7 +130,7 @@ function suiteAccepts(mode: ModeName, key: string, value: unknown): boolean | un
   if (mode === 'explore') {
     if (!Object.hasOwn(exploreItemSchema.shape, suiteKey)) return undefined;
     const companion = Object.fromEntries(
-      Object.entries(companions[key] ?? {}).map(([other, given]) => [
+      Object.entries(companionsOf(mode, key)).map(([other, given]) => [
         suiteKeyOf(other, settingsShape(mode)[other] ?? z.unknown()),
         given,
       ]),
@@ -152,11 +157,11 @@ describe('settings parity across the CLI, MCP, HTTP and eval suites', () => {
       const flag = meta.flag;
       it(`${mode} ${key} (${flag}): ${values.map((value) => JSON.stringify(value)).join(' ')}`, () => {
         for (const value of values) {
-          const input = { ...base[mode], ...companions[key], [key]: value };
+          const input = { ...base[mode], ...companionsOf(mode, key), [key]: value };
           const mcp = mcpAccepts(mode, input);
           const http = httpAccepts(mode, input);
           const positional = mode === 'implement' ? [task] : [paper];
-          const companionFlags = Object.entries(companions[key] ?? {}).flatMap(([other, given]) =>
+          const companionFlags = Object.entries(companionsOf(mode, key)).flatMap(([other, given]) =>
             typed(metaOf(other, settingsShape(mode)[other] ?? z.unknown()).flag ?? '', given),
           );
           const cli = cliAccepts([mode, ...positional, ...companionFlags, ...typed(flag, value)]);

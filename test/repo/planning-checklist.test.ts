@@ -35,6 +35,9 @@ describe('the first planning answer: the checklist, then the plan', () => {
     expect(overallPlanSection(nested, 'Unclear')).toBe('- the split seed\n### Note\nkept');
     expect(overallPlanSection(plan, 'Unclear')).toBe('nothing');
     expect(overallPlanSection('## Method\nridge', 'Unclear')).toBe('');
+    // A sub-heading that happens to start with the name is not the section.
+    const early = '## Data\n### Unclear labels\nsome\n## Unclear\n- the seed\n## Extra\nx';
+    expect(overallPlanSection(early, 'Unclear')).toBe('- the seed');
   });
 
   it('takes the checklist from the first ```json block and the plan from what follows', () => {

@@ -6,6 +6,7 @@ import type { ExecutionSeen } from '../checkpoint.js';
 import { trackExecutions } from '../execution-tracker.js';
 import { loadPrompt } from '../../prompts/load-prompt.js';
 import { inspectLineLimit } from '../actions/inspect-script-lines.js';
+import { splitLines } from '../actions/numbered-lines.js';
 import type { StrategyContext, StrategyOutcome } from './strategy.js';
 
 const subpartMarker = /^[ \t]*#[ \t]*SUBPART[ \t]+(\d+)[ \t]*:[ \t]*(.*)$/gim;
@@ -123,11 +124,18 @@ function thingsToLookFor(file: string): string {
   return loadPrompt(`strategy-prescribed-understand-${kind}`, { file }).trim();
 }
 
+/** A file the skeleton's edit is given whole: at most this many lines and characters. */
+const wholeFileLines = inspectLineLimit;
+const wholeFileChars = 6_000;
+
+const fenceLanguage = (file: string) =>
+  /\.py$/i.test(file) ? 'python' : /\.json$/i.test(file) ? 'json' : 'text';
+
 /**
  * What the task's text inputs say, for the skeleton's edit: each file that edit does not
  * show already (the script it edits and the methodology are in its request), a short one
- * read whole by Inspect Script Lines (no model call: its text is what the edit gets), a
- * longer one by Understand File, asked what fits its kind.
+ * read whole by Inspect Script Lines (no model call: its text is what the edit gets, fenced),
+ * a longer one by Understand File, asked what fits its kind. Empty files are passed over.
  */
 async function understandInputs(context: StrategyContext, perform: Perform): Promise<string[]> {
   const { task, workspace } = context;
@@ -136,15 +144,20 @@ async function understandInputs(context: StrategyContext, perform: Perform): Pro
   for (const file of task.inputFiles.filter((name) => /\.(txt|py|md|json)$/i.test(name))) {
     if (file === task.entrypoint) continue;
     const text = await workspace.read(file).catch(() => undefined);
-    if (text === undefined || text.trim() === methodology) continue;
-    const lines = text.trimEnd().split('\n').length;
-    if (lines <= inspectLineLimit) {
+    if (text === undefined || text.trim() === '' || text.trim() === methodology) continue;
+    const lines = splitLines(text).length;
+    if (lines <= wholeFileLines && text.length <= wholeFileChars) {
       const read = await perform('Inspect Script Lines', {
         script_name: file,
         start_line_number: 1,
-        end_line_number: Math.max(1, lines),
+        end_line_number: lines,
       });
-      if (read.ok) understanding.push(`${file} (${lines} lines):\n${text.trimEnd()}`);
+      if (read.ok) {
+        const size = `${lines} line${lines === 1 ? '' : 's'}`;
+        understanding.push(
+          `${file} (${size}):\n\`\`\`${fenceLanguage(file)}\n${text.trimEnd()}\n\`\`\``,
+        );
+      }
       continue;
     }
     const read = await perform('Understand File', {

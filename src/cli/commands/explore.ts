@@ -8,7 +8,10 @@ import {
   type ExploreResult,
   type ExploreSettings,
 } from '../../explore/run-explore.js';
-import type { ExploreSettings as ExploreModeSettings } from '../../modes/explore-settings.js';
+import {
+  experimentOnlySettings,
+  type ExploreSettings as ExploreModeSettings,
+} from '../../modes/explore-settings.js';
 import { checkModelPdfReading } from '../../reader/read-paper-with-model.js';
 import { noSandboxWarning } from '../../sandbox/index.js';
 import type { ModelRouter } from '../../llm/router.js';
@@ -207,12 +210,17 @@ function checkFlags(papers: string[], options: ExploreCommandOptions): void {
       '--run and --code go together: --run top:K --code DIR runs the K best ideas on the prototype code in DIR',
     );
   }
-  const experimentOnly = (['maxSteps', 'maxSeeds'] as const).filter(
-    (key) => options[key] !== undefined,
-  );
-  if (options.run === undefined && experimentOnly.length > 0) {
+  const given = Object.entries(experimentOnlySettings)
+    .filter(([key]) => options[key as keyof typeof experimentOnlySettings] !== undefined)
+    .map(([, flag]) => flag);
+  if (options.resume !== undefined && given.length > 0) {
     throw new UsageError(
-      `${experimentOnly.map((key) => (key === 'maxSteps' ? '--max-steps' : '--max-seeds')).join(' and ')} ${experimentOnly.length === 1 ? 'is' : 'are'} for experiments: give --run top:K --code DIR too`,
+      `${given.join(' and ')}: a resumed exploration keeps the settings it was started with`,
+    );
+  }
+  if (options.run === undefined && given.length > 0) {
+    throw new UsageError(
+      `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} for experiments: give --run top:K --code DIR too`,
     );
   }
   if (

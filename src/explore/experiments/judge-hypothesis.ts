@@ -22,19 +22,21 @@ export interface HypothesisVerdict {
 
 const figure = (value: number | null) => (value === null ? 'none' : String(value));
 
+/** A metric of the idea's own that the baseline never prints (not the experiment's metric). */
 const baselineless = (metric: PairedMetric) =>
-  metric.baseline.every((entry) => entry.value === null);
+  !metric.primary && metric.baseline.every((entry) => entry.value === null);
 
 /**
- * One metric's paired figures in words, as the judge reads them; a metric the baseline never
- * printed in one short line of the idea's values, since nothing pairs with them.
+ * One metric's paired figures in words, as the judge reads them; a metric of the idea's own
+ * that the baseline never prints in one short line of the idea's values, since nothing
+ * pairs with them.
  */
 export function describePaired(metric: PairedMetric): string {
   const name = `${metric.name}${metric.primary ? " (the experiment's metric)" : ''}`;
   if (baselineless(metric)) {
     const values = metric.idea.map((entry) => `${entry.seed}: ${figure(entry.value)}`).join(', ');
     const goal = metric.goal === null ? 'no goal given' : `goal ${metric.goal}`;
-    return `- ${name} (${goal}): the idea's script only, the baseline prints none; mean ${figure(metric.ideaMean)}; per seed ${values}.`;
+    return `- ${metric.name} (${goal}): the idea's script only, the baseline prints none; mean ${figure(metric.ideaMean)}; per seed ${values}.`;
   }
   const goal = metric.goal === null ? 'no goal given: plain difference' : `goal ${metric.goal}`;
   const perSeed = metric.idea
@@ -48,6 +50,15 @@ export function describePaired(metric: PairedMetric): string {
       ? 'no paired effect (fewer than two seeds where both printed a value)'
       : `paired effect ${metric.effect.effect} ± ${metric.effect.margin} over ${metric.effect.pairs.length} seeds (${metric.effect.beyondMargin ? 'beyond' : 'within'} the margin)`;
   return `- ${name} (${goal}): idea mean ${figure(metric.ideaMean)}, baseline mean ${figure(metric.baselineMean)}; ${effect}. Per seed (idea vs baseline): ${perSeed}.`;
+}
+
+/** The seeds that ran, saying so where `--max-seeds` ran fewer than the plan lists. */
+function seedsRun(card: IdeaCard, paired: PairedResults): string {
+  const planned = card.experimentPlan.seeds.length;
+  const ran = paired.seeds.join(', ');
+  return paired.seeds.length < planned
+    ? `${ran}: the first ${paired.seeds.length} of the ${planned} its plan lists, as many as the exploration allowed`
+    : ran;
 }
 
 /**
@@ -71,7 +82,7 @@ export async function judgeHypothesis(
             hypothesis: card.hypothesis.statement,
             expectedEffect: card.hypothesis.expectedEffect,
             stopCriteria: card.experimentPlan.stopCriteria,
-            seeds: paired.seeds.join(', '),
+            seeds: seedsRun(card, paired),
             // Paired metrics first: the idea-only ones have nothing to compare with.
             measurements: [...paired.metrics]
               .sort((a, b) => Number(baselineless(a)) - Number(baselineless(b)))

@@ -2,11 +2,7 @@ import type { ModelCaller } from '../llm/types.js';
 import { loadPrompt } from '../prompts/load-prompt.js';
 import { askStructured } from '../repo/structured-answer.js';
 import { notesBlock } from './analysis.js';
-import {
-  groundedPlanInstruction,
-  groundedSystem,
-  procedureShape,
-} from './grounding/grounded-prompts.js';
+import { computeSection, groundedSystem, procedureShape } from './grounding/grounded-prompts.js';
 import type { RelatedItem } from './related-work.js';
 import { cardSchemaFor, ideaListSchema, type IdeaCard } from './schemas.js';
 
@@ -50,8 +46,7 @@ export async function generateIdeas(
             analysis: input.analysis,
             related: input.related,
             notes: notesBlock(input.notes),
-            // The grounding section follows the compute one (nothing without a prototype).
-            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
+            compute: computeSection(input.compute, input.prototype),
             procedureShape: procedureShape(input.prototype),
           }),
         },
@@ -93,8 +88,7 @@ export async function refineIdea(
           content: loadPrompt('explore-refine', {
             idea: renderCard(input.card),
             reviews: input.reviews,
-            // The grounding section follows the compute one (nothing without a prototype).
-            compute: `${input.compute}${groundedPlanInstruction(input.prototype)}`,
+            compute: computeSection(input.compute, input.prototype),
           }),
         },
       ],

@@ -109,6 +109,23 @@ describe('baseline strategies', () => {
     );
     expect(subpartSource(script, 2)).toBe('# SUBPART 2: second\ndef two():\n    return 2');
     expect(subpartSource(script, 3)).toBeUndefined();
+    // A signature over several lines closes at the margin; a docstring may hold brackets.
+    const wrapped = [
+      '# SUBPART 1: noise',
+      'def noise_half(',
+      '    half: torch.Tensor,',
+      '    generator: torch.Generator,',
+      ') -> torch.Tensor:',
+      '    """Replace every pixel (of the half) by N(mu, sigma^2).',
+      '',
+      'A line at the margin inside the docstring: (unbalanced',
+      '    """',
+      '    return half',
+      '',
+      'def train(model):',
+      '    pass',
+    ];
+    expect(subpartSource(wrapped.join('\n'), 1)).toBe(wrapped.slice(0, 10).join('\n'));
   });
 
   it("single-call writes the answer's code block as the script, then runs and measures it", async () => {

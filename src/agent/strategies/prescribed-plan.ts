@@ -26,9 +26,22 @@ type Perform = (
   methodology?: string,
 ) => Promise<ActionResult>;
 
+/** The brackets a line of Python opens less those it closes, strings and comments left out. */
+function bracketBalance(line: string): number {
+  const code = line.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*/, '');
+  let balance = 0;
+  for (const char of code) {
+    if ('([{'.includes(char)) balance += 1;
+    else if (')]}'.includes(char)) balance -= 1;
+  }
+  return balance;
+}
+
 /**
  * A sub-part as the skeleton wrote it: its `# SUBPART` comment and the function after it
- * (signature, docstring, body), up to the next top-level statement or sub-part.
+ * (signature, docstring, body), up to the next top-level statement or sub-part. A line at
+ * the margin inside open brackets (`) -> torch.Tensor:` closing a signature written over
+ * several lines) or inside a triple-quoted string does not end it.
  */
 export function subpartSource(script: string, index: number): string | undefined {
   const marker = new RegExp(subpartMarker.source, 'i');
@@ -37,12 +50,17 @@ export function subpartSource(script: string, index: number): string | undefined
   if (start === -1) return undefined;
   const taken = [lines[start] ?? ''];
   let inFunction = false;
+  let depth = 0;
+  let inString = false;
   for (const line of lines.slice(start + 1)) {
     if (marker.test(line)) break;
-    const topLevel = line.trim() !== '' && !/^\s/.test(line);
+    const topLevel = !inString && depth === 0 && line.trim() !== '' && !/^\s/.test(line);
     if (topLevel && inFunction) break;
     if (/^(?:async\s+)?def\s|^class\s/.test(line)) inFunction = true;
     taken.push(line);
+    const quotes = (line.match(/"""|'''/g) ?? []).length;
+    if (!inString && quotes === 0) depth = Math.max(0, depth + bracketBalance(line));
+    if (quotes % 2 === 1) inString = !inString;
   }
   return taken.join('\n').trimEnd();
 }

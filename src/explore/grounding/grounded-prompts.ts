@@ -11,6 +11,17 @@ export function groundedSystem(system: string, prototype: string | undefined): s
 }
 
 /** For the ideas and refine prompts: plans must run on the prototype, each step classified. */
+/**
+ * The compute section of the idea and refinement prompts: the compute itself, or, with a
+ * prototype, a pointer to its summary in the system prompt (which states the compute
+ * already), then the grounding instruction.
+ */
+export function computeSection(compute: string, prototype: string | undefined): string {
+  return prototype === undefined
+    ? compute
+    : `As the prototype's Compute line in the system prompt states.${groundedPlanInstruction(prototype)}`;
+}
+
 export function groundedPlanInstruction(prototype: string | undefined): string {
   return prototype === undefined ? '' : `\n\n${loadPrompt('explore-grounded-plan').trimEnd()}`;
 }

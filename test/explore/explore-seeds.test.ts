@@ -266,7 +266,7 @@ describe('codify explore --run: the idea and the baseline on the same seeds, pai
     ]);
     // The verdict is told that fewer seeds ran than the plan lists.
     expect(judgeRequests()[1]?.messages[0]?.content).toContain(
-      'once per seed (0, 1, 2: the first 3 of the 5 its plan lists, as many as the exploration allowed)',
+      "per seed (0, 1, 2: the first 3 of the 5 its plan lists, as many as the exploration allowed); the plan's ablations were not run on the seeds",
     );
   });
 });

@@ -128,7 +128,7 @@ describe('the explore and evaluation views in Chromium', () => {
     const page = await openRun(exploreRun);
     const cards = page.locator('.idea-card');
     await expect.poll(() => cards.count()).toBe(2);
-    // Ranked by the judge: I1 (3.93) before I2 (3.80).
+    // Ranked by the judge: I1 (3.93) before I2 (3.87).
     expect(await cards.locator('.idea-id').allTextContents()).toEqual(['I1', 'I2']);
     const first = page.locator('.idea-card[data-idea="I1"]');
     expect(await first.locator('h3').textContent()).toBe(

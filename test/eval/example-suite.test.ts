@@ -115,6 +115,12 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     expect(
       leaves.filter((request) => output.test(shownIn(request))).map((request) => request.label),
     ).toEqual(['rubric smoke-run', 'rubric five-seeds']);
+    // They are told the output is the smoke run's, not the full reproduction's.
+    for (const request of leaves.filter((leaf) => output.test(shownIn(leaf)))) {
+      expect(shownIn(request)).toContain(
+        'Only the smoke run ran: `python main.py --config config_smoke.yaml`, the offline check on a tiny stand-in',
+      );
+    }
     // The same finished run judged again with codify's old settings and an addendum: the
     // planning documents come back, the repository is split into fixed parts, the addendum
     // reaches every leaf.

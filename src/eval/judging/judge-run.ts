@@ -34,11 +34,14 @@ export function readJudgeRecord(file: string): JudgeRecord | undefined {
 
 /**
  * What running the repository printed, for execution and result leaves: every smoke run's
- * whole output (the grader cuts it only when the judge's context cannot hold it).
+ * whole output (the grader cuts it only when the judge's context cannot hold it), after a
+ * line saying what a smoke run is, so a leaf that asks for the full reproduction's figures
+ * is judged knowing that none ran.
  */
 function smokeOutputs(report: RepoReport): string {
-  if ('skipped' in report.verify) return '';
-  return report.verify.runs
+  if ('skipped' in report.verify || report.verify.runs.length === 0) return '';
+  const what = `Only the smoke run ran: \`python ${report.entryPoint} --config config_smoke.yaml\`, the offline check on a tiny stand-in for the data (under a minute on a CPU); the full reproduction (config.yaml, \`bash reproduce.sh\`) was not run.`;
+  const runs = report.verify.runs
     .map((run) => {
       let text = '';
       try {
@@ -49,6 +52,7 @@ function smokeOutputs(report: RepoReport): string {
       return `Smoke run ${run.attempt} (exit code ${String(run.exitCode)}${run.timedOut ? ', timed out' : ''}):\n\`\`\`\n${text}\n\`\`\``;
     })
     .join('\n\n');
+  return `${what}\n\n${runs}`;
 }
 
 /** PaperCoder's 1–5 score, and the reference-based one when the item names a reference. */

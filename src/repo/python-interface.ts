@@ -1,3 +1,4 @@
+import { bracketDepthChange } from '../tasks/python-brackets.js';
 /**
  * The interface of a Python file: imports, module constants (whole, however many lines
  * their value spans, and tuple assignments such as `PAD_ID, UNK_ID = 0, 1`), class and
@@ -101,25 +102,6 @@ function collectStatement(lines: string[], start: number): { lines: string[]; ne
     if (depth <= 0 && !line.trimEnd().endsWith('\\')) return { lines: statement, next: index + 1 };
   }
   return { lines: statement, next: lines.length };
-}
-
-/** Opening minus closing brackets on a line, outside strings and comments. */
-function bracketDepthChange(line: string): number {
-  let change = 0;
-  let quote: string | undefined;
-  for (let index = 0; index < line.length; index += 1) {
-    const character = line[index] ?? '';
-    if (quote !== undefined) {
-      if (character === '\\') index += 1;
-      else if (character === quote) quote = undefined;
-      continue;
-    }
-    if (character === '#') break;
-    if (character === '"' || character === "'") quote = character;
-    else if ('([{'.includes(character)) change += 1;
-    else if (')]}'.includes(character)) change -= 1;
-  }
-  return change;
 }
 
 function collectHeader(lines: string[], start: number): { lines: string[]; next: number } {

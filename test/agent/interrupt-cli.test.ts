@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/runs/read-events.js';
 import { codify, recordings, startCodify } from '../llm/codify-cli.js';
 import { answerExchange } from '../web/exchange-responder.js';
+import { exploreWineArgs } from '../explore/explore-wine-args.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const replay = `replay:${join(recordings, 'yona-digits.jsonl')}`;
@@ -133,21 +134,7 @@ describe('Ctrl-C and SIGTERM', () => {
   it('end an exploration as stopped at once, and --resume continues it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'codify-interrupt-explore-'));
     // Nobody answers: the run waits on its analysis call.
-    const run = await waitingOnItsFirstCall(
-      [
-        'explore',
-        'examples/explore/paper.md',
-        '--related',
-        'examples/explore/related.txt',
-        '--ideas',
-        '2',
-        '--refine-rounds',
-        '0',
-        ...['--run', 'top:2', '--code', 'examples/explore/prototype', '--max-steps', '4'],
-        ...['--max-seeds', '3'],
-      ],
-      root,
-    );
+    const run = await waitingOnItsFirstCall(['explore', ...exploreWineArgs], root);
     expect(await run.signal('SIGINT')).toBe(130);
     const runDir = runFolder(root) ?? '';
     expect(readEvents(runDir).events.findLast((event) => event.type === 'run-end')).toMatchObject({

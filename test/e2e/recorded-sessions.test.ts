@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codify as runCodify } from '../llm/codify-cli.js';
+import { exploreWineArgs } from '../explore/explore-wine-args.js';
 
 /**
  * Each example's recorded session, replayed through the real CLI: real agent loop,
@@ -95,21 +96,7 @@ describe('recorded sessions replayed end to end', () => {
     expect(existsSync(session), `${session} is missing`).toBe(true);
     const { status, output } = await codify([
       'explore',
-      'examples/explore/paper.md',
-      '--related',
-      'examples/explore/related.txt',
-      '--ideas',
-      '2',
-      '--refine-rounds',
-      '0',
-      '--run',
-      'top:2',
-      '--code',
-      'examples/explore/prototype',
-      '--max-steps',
-      '4',
-      '--max-seeds',
-      '3',
+      ...exploreWineArgs,
       '--model',
       `replay:${session}`,
     ]);

@@ -21,6 +21,7 @@ import type { RoleName, StoredMessage } from '../../src/llm/types.js';
 import type { CodifyEvent, EventOf } from '../../src/runs/events.js';
 import { readEvents } from '../../src/runs/read-events.js';
 import { readFirstEvent } from '../../src/runs/read-first-event.js';
+import { exploreWineArgs } from './explore-wine-args.js';
 
 /**
  * A real `codify explore` with experiments, interrupted in its experiments (kill -9, SIGTERM)
@@ -34,13 +35,7 @@ const recording = join(root, 'examples/recordings/explore-wine.jsonl');
 const work = mkdtempSync(join(tmpdir(), 'codify-explore-interrupted-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const exploreArgs = [
-  'explore',
-  'examples/explore/paper.md',
-  ...['--related', 'examples/explore/related.txt', '--ideas', '2', '--refine-rounds', '0'],
-  ...['--run', 'top:2', '--code', 'examples/explore/prototype', '--max-steps', '4'],
-  ...['--max-seeds', '3'],
-];
+const exploreArgs = ['explore', ...exploreWineArgs];
 
 interface RecordedCall extends ComparableRequest {
   call: number;

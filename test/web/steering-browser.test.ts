@@ -11,6 +11,7 @@ import { stopRun } from '../../src/server/run-control.js';
 import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { launchChromium } from './chromium-context.js';
 import { answerExchange, type ExchangeResponder } from './exchange-responder.js';
+import { exploreWineArgs } from '../explore/explore-wine-args.js';
 
 /**
  * Steering an interactive run from the page, in Debian's Chromium over the real server and
@@ -235,21 +236,7 @@ describe('steering an interactive run from the page', () => {
         'tsx',
         join(repository, 'src/cli/main.ts'),
         'explore',
-        'examples/explore/paper.md',
-        '--related',
-        'examples/explore/related.txt',
-        '--ideas',
-        '2',
-        '--refine-rounds',
-        '0',
-        '--run',
-        'top:2',
-        '--code',
-        'examples/explore/prototype',
-        '--max-steps',
-        '4',
-        '--max-seeds',
-        '3',
+        ...exploreWineArgs,
         '--interactive',
         '--model',
         'replay:examples/recordings/explore-wine.jsonl',

@@ -14,6 +14,7 @@ import { startUiServer, type UiServer } from '../../src/server/ui-server.js';
 import { scriptedAnswerer } from '../eval/eval-fixture.js';
 import { launchChromium } from './chromium-context.js';
 import { codifyOk } from '../llm/codify-cli.js';
+import { exploreWineArgs } from '../explore/explore-wine-args.js';
 
 /**
  * The explore and evaluation views in Chromium, on real folders: an explore run replayed from
@@ -66,21 +67,7 @@ beforeAll(async () => {
     ensureWebAppBuilt(),
     codify([
       'explore',
-      'examples/explore/paper.md',
-      '--related',
-      'examples/explore/related.txt',
-      '--ideas',
-      '2',
-      '--refine-rounds',
-      '0',
-      '--run',
-      'top:2',
-      '--code',
-      'examples/explore/prototype',
-      '--max-steps',
-      '4',
-      '--max-seeds',
-      '3',
+      ...exploreWineArgs,
       '--model',
       'replay:examples/recordings/explore-wine.jsonl',
     ]),

@@ -5,6 +5,7 @@ import { emptyBudgetUsage } from '../budgets.js';
 import type { ExecutionSeen } from '../checkpoint.js';
 import { trackExecutions } from '../execution-tracker.js';
 import { loadPrompt } from '../../prompts/load-prompt.js';
+import { bracketDepthChange } from '../../tasks/python-brackets.js';
 import { inspectLineLimit } from '../actions/inspect-script-lines.js';
 import { splitLines } from '../actions/numbered-lines.js';
 import type { StrategyContext, StrategyOutcome } from './strategy.js';
@@ -25,17 +26,6 @@ type Perform = (
   /** The part of the method the action serves, when not the whole methodology. */
   methodology?: string,
 ) => Promise<ActionResult>;
-
-/** The brackets a line of Python opens less those it closes, strings and comments left out. */
-function bracketBalance(line: string): number {
-  const code = line.replace(/(['"])(?:\\.|(?!\1).)*\1/g, '').replace(/#.*/, '');
-  let balance = 0;
-  for (const char of code) {
-    if ('([{'.includes(char)) balance += 1;
-    else if (')]}'.includes(char)) balance -= 1;
-  }
-  return balance;
-}
 
 /**
  * A sub-part as the skeleton wrote it: its `# SUBPART` comment and the function after it
@@ -59,7 +49,7 @@ export function subpartSource(script: string, index: number): string | undefined
     if (/^(?:async\s+)?def\s|^class\s/.test(line)) inFunction = true;
     taken.push(line);
     const quotes = (line.match(/"""|'''/g) ?? []).length;
-    if (!inString && quotes === 0) depth = Math.max(0, depth + bracketBalance(line));
+    if (!inString && quotes === 0) depth = Math.max(0, depth + bracketDepthChange(line));
     if (quotes % 2 === 1) inString = !inString;
   }
   return taken.join('\n').trimEnd();

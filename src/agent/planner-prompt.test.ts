@@ -31,7 +31,9 @@ function stepsBlock(record: StepRecord): string {
     notes: [],
     comment: null,
   });
-  return (blocks[1] ?? []).join('\n');
+  // the research log is empty, so the steps in full are the only block
+  expect(blocks).toHaveLength(1);
+  return (blocks[0] ?? []).join('\n');
 }
 
 describe('a step shown again to the planner', () => {

@@ -68,8 +68,9 @@ function describeStep(record: StepRecord): string {
  * - `blocks`: runs of user messages that only grow from step to step: the research log of
  *   the folded steps (a fixed heading, then one message per entry, see `plannerHistory`),
  *   then the steps since the last fold in full (a fixed heading, then one message per
- *   step). Each block of step N is a prefix of step N+1's, except when steps are folded
- *   (every `shortTermSteps` steps), so a provider's prefix cache serves them;
+ *   step), each left out while it has no entries. Each block of step N is a prefix of
+ *   step N+1's, except when steps are folded (every `shortTermSteps` steps), so a
+ *   provider's prefix cache serves them;
  * - `prompt`: what changes every step (budgets, notes, a comment, the step).
  * Anthropic gets a cache mark at the end of the system prompt and of each block.
  */
@@ -86,15 +87,19 @@ export function plannerPrompt(input: PlannerPromptInput): {
   });
   const folded = lastFoldedStep(input.step - 1, input.shortTermSteps);
   const inFull = input.recentSteps.filter((record) => record.step > folded);
-  const history = [
-    loadPrompt('agent-planner-history', {}).trim(),
-    ...plannerHistory(
-      input.researchLog,
-      inFull.map((record) => record.step),
-    ),
-  ];
-  // nothing stands in for no steps yet: the block must stay a prefix of the next step's
-  const steps = [loadPrompt('agent-planner-recent', {}).trim(), ...inFull.map(describeStep)];
+  const entries = plannerHistory(
+    input.researchLog,
+    inFull.map((record) => record.step),
+  );
+  // A block with nothing under its heading is left out (step 1, and the log until the
+  // first fold): the model reads no empty sections, and step N's blocks stay a prefix of
+  // step N+1's all the same, since a block only appears once it has its first entry.
+  const blocks = [
+    entries.length === 0 ? [] : [loadPrompt('agent-planner-history', {}).trim(), ...entries],
+    inFull.length === 0
+      ? []
+      : [loadPrompt('agent-planner-recent', {}).trim(), ...inFull.map(describeStep)],
+  ].filter((block) => block.length > 0);
   const prompt = loadPrompt('agent-planner', {
     first: input.firstStep === undefined ? '' : `${input.firstStep.trim()}\n\n`,
     budgets: input.budgets.map((line) => `- ${line}`).join('\n'),
@@ -106,5 +111,5 @@ export function plannerPrompt(input: PlannerPromptInput): {
         : `\n# Comment from the human supervising you (take it into account)\n\n${input.comment}\n`,
     step: String(input.step),
   });
-  return { system, blocks: [history, steps], prompt };
+  return { system, blocks, prompt };
 }

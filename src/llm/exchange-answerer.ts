@@ -42,6 +42,8 @@ function writeAtomically(file: string, text: string): void {
 export class ExchangeAnswerer implements Answerer {
   readonly remote = false;
   private lastNumber = 0;
+  /** The number of the first request of each content, to tell a repeated one apart. */
+  private readonly firstOfContent = new Map<string, number>();
 
   constructor(
     readonly folder: string,
@@ -121,6 +123,7 @@ export class ExchangeAnswerer implements Answerer {
       responseFile: `${stem}.response.md`,
       requestFile: `${stem}.request.json`,
       temperature: String(request.temperature),
+      repeated: this.repeatedNote(request, number),
       system: request.system === undefined ? '(none)' : fence(request.system),
       messageCount:
         request.messages.length === 1 ? '1 message' : `${request.messages.length} messages`,
@@ -128,6 +131,27 @@ export class ExchangeAnswerer implements Answerer {
     });
     writeAtomically(files.prompt, prompt);
     return files;
+  }
+
+  /**
+   * For a request identical to an earlier one (a judge asked several times for independent
+   * reviews): a line saying so, since a model samples each answer anew at a temperature above
+   * 0, and an answer copied from the earlier one would make the repeats pointless.
+   */
+  private repeatedNote(request: AnswerRequest, number: number): string {
+    const content = JSON.stringify([
+      request.role,
+      request.system ?? '',
+      request.messages.map((m) => [m.role, m.content]),
+    ]);
+    const first = this.firstOfContent.get(content);
+    if (first === undefined) {
+      this.firstOfContent.set(content, number);
+      return '';
+    }
+    return request.temperature > 0
+      ? `\n\nThis request is identical to request ${String(first).padStart(4, '0')}: codify asks again for an independent answer, which a model samples anew at this temperature. Answer it afresh rather than copy the earlier answer.`
+      : `\n\nThis request is identical to request ${String(first).padStart(4, '0')}.`;
   }
 
   /**

@@ -13,7 +13,7 @@ import {
   taskFileNames,
 } from './task-file-names.js';
 import type { TaskSettings } from './task-settings.js';
-import type { Task, TaskFiles } from './types.js';
+import type { Task, TaskFiles, TaskMetric } from './types.js';
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -212,7 +212,7 @@ export async function loadTask(directory: string): Promise<Task> {
     output,
     args: settings.args,
     timeoutS: settings.timeout_s,
-    metric: settings.metric,
+    metric: settings.metric === undefined ? undefined : taskMetric(settings.metric),
     pythonRequires: settings.python?.requires ?? [],
     network: settings.network,
     files,
@@ -221,4 +221,10 @@ export async function loadTask(directory: string): Promise<Task> {
   if (settings.seed !== undefined) task.seed = settings.seed;
   if (layout.inputDir !== dir) task.inputDir = layout.inputDir;
   return task;
+}
+
+/** task.json's metric as codify keeps it (`in_words` as `inWords`). */
+function taskMetric(metric: NonNullable<TaskSettings['metric']>): TaskMetric {
+  const { in_words: inWords, ...rest } = metric;
+  return inWords === undefined ? rest : { ...rest, inWords };
 }

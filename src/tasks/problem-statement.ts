@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPrompt } from '../prompts/load-prompt.js';
+import { metricReading } from './metric-reading.js';
 import { taskFileNames } from './task-file-names.js';
 import type { Task } from './types.js';
 
@@ -63,7 +64,7 @@ function measurement(task: Task): string {
     loadPrompt('problem-statement-metric', {
       metric_name: task.metric.name,
       direction: task.metric.goal === 'max' ? 'higher' : 'lower',
-      pattern: task.metric.pattern,
+      reading: metricReading(task.metric),
       starter_performance: starter,
     }),
   );

@@ -8,6 +8,8 @@ export const taskMetricSchema = z.strictObject({
   name: z.string().min(1),
   pattern: z.string().min(1),
   goal: z.enum(['max', 'min']),
+  /** How the pattern reads the value, in words: shown to models instead of the pattern. */
+  in_words: z.string().min(1).optional(),
 });
 
 /** The schema of task.json; unknown keys are rejected so a misspelt key is not silently ignored. */

@@ -5,6 +5,11 @@ export interface TaskMetric {
   /** A regular expression with one capture group, applied to the script's output. */
   pattern: string;
   goal: 'max' | 'min';
+  /**
+   * How the pattern reads the value, in words, for a pattern too long to read (explore's
+   * generated ones); models are shown this instead of the pattern. task.json has none.
+   */
+  inWords?: string;
 }
 
 export interface TaskFiles {

@@ -212,8 +212,8 @@ describe('the research agent loop', () => {
     const planner = models.requests.filter((request) => request.role === 'planner');
     // A retry carries the refused answer and the reason; a new level starts afresh.
     expect(promptText(planner[1])).toContain('That answer could not be used');
-    // (the research log's heading, the steps' heading, then the step's prompt)
-    expect(planner[3]?.messages).toHaveLength(3);
+    // (at step 1 no earlier step and no research log: the step's prompt alone)
+    expect(planner[3]?.messages).toHaveLength(1);
     expect(planner[0]?.temperature).toBe(0.8);
   });
 

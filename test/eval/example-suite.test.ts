@@ -76,7 +76,10 @@ describe('the example suite (examples/eval/ci-suite.yaml)', () => {
     const task = summary.runs.find((run) => run.item === 'yona-digits');
     expect(task?.status).toBe('completed');
     // The example tasks declare no seed yet: their gain is on one seed, flagged and counted B.
-    expect(task?.implement).toMatchObject({ category: 'B', metric: 0.9742, starter: 0.9563 });
+    expect(task?.implement).toMatchObject({ category: 'B', starter: 0.9563 });
+    // 0.9742 where the session was recorded, 0.9728 on an AMD EPYC: torch's arithmetic
+    // differs between CPUs, so the figure is checked to two decimals
+    expect(task?.implement?.metric).toBeCloseTo(0.9742, 2);
     expect(task?.implement?.verdict).toMatchObject({ basis: 'seed fixed', fixedSeedGain: true });
     expect(summary.noise['yona-digits']).toMatchObject({ trials: 2, measured: 2, margin: 0 });
     const paper = summary.runs.find((run) => run.item === 'mixup-tabular');

@@ -98,7 +98,7 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     // and the judge found both hypotheses supported.
     expect(figures?.ideaList.map((idea) => [idea.id, idea.review.overall])).toEqual([
       ['I1', 3.93],
-      ['I2', 3.87],
+      ['I2', 3.67],
     ]);
     expect(figures).toMatchObject({
       ideas: 2,
@@ -109,12 +109,13 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     });
     expect(figures?.reviewAgreement).toBe(1);
     const i1 = figures?.ideaList.find((idea) => idea.id === 'I1')?.experiment;
-    expect(i1).toMatchObject({ value: 0.99382716, baseline: 0.6605, improved: true });
+    expect(i1).toMatchObject({ baseline: 0.6605, improved: true });
+    expect(i1?.value).toBeCloseTo(0.993827, 6);
     const i2 = figures?.ideaList.find((idea) => idea.id === 'I2')?.experiment;
     expect(i2).toMatchObject({ ran: true, improved: true, hypothesis: 'supported' });
     const group = first.summary.explore[0];
     expect(group).toMatchObject({ item: 'wine', model: 'recorded', experimentsImproved: 2 });
-    expect(group?.reviewOverall.mean).toBeCloseTo(3.9, 10);
+    expect(group?.reviewOverall.mean).toBeCloseTo(3.8, 10);
     // The experiments' model calls count in the run's totals: 12 exploration calls (analysis,
     // ideas, three reviews and a meta-review per idea, two verdicts) + 8 of the experiments
     // (each: Edit Script with its worker call, Execute Script, Final Answer; no summaries).

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confirmMetric } from '../../src/explore/experiments/confirm-metric.js';
-import { metricPattern } from '../../src/explore/experiments/metric-pattern.js';
+import { buildExperimentTask } from '../../src/explore/experiments/experiment-task.js';
+import { metricPattern, planMetric } from '../../src/explore/experiments/metric-pattern.js';
 import {
   rankByMeasurement,
   type ExperimentRecord,
@@ -11,7 +12,9 @@ import {
 import { selectIdeas } from '../../src/explore/experiments/select-ideas.js';
 import type { ExploredIdea } from '../../src/explore/exploration.js';
 import { runExplore } from '../../src/explore/run-explore.js';
+import { loadTask } from '../../src/tasks/load-task.js';
 import { parseMetric } from '../../src/tasks/parse-metric.js';
+import { problemStatement } from '../../src/tasks/problem-statement.js';
 import { ideaCard, mixupPaper } from './explore-fixtures.js';
 
 const idea = (id: string, score: number): ExploredIdea => ({
@@ -64,6 +67,28 @@ describe('experiment parts', () => {
     expect(confirmMetric(card, 'nothing', undefined)).toEqual({
       problem: `the baseline's output shows none of the plan's metrics (f1, log-loss); make the starter print "<metric>: <value>"`,
     });
+  });
+
+  it("tells the experiment's agent the plan's metric in words, kept in task.json as in_words", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'codify-metric-words-'));
+    const destination = await buildExperimentTask({
+      codeDir: 'examples/explore/prototype',
+      destination: join(root, 'task'),
+      methodology: 'Standardize the features.',
+      metric: planMetric({ name: 'log-loss', direction: 'min' }),
+    });
+    const task = await loadTask(destination);
+    expect(task.metric?.inWords).toContain('the number in the last `log-loss: <number>`');
+    const statement = problemStatement(task);
+    expect(statement).toContain(
+      'The score is the metric "log-loss" (lower is better): the number in the last `log-loss: <number>` (or `log-loss = <number>`) the output prints;',
+    );
+    expect(statement).not.toContain(task.metric?.pattern ?? '');
+    // a task.json metric of the user's own is shown by its pattern
+    const own = await loadTask('examples/yona-digits');
+    expect(problemStatement(own)).toContain(
+      `the regular expression \`${own.metric?.pattern ?? ''}\` in the output`,
+    );
   });
 
   it('ranks by measured improvement, unmeasured ideas last by judge score', () => {

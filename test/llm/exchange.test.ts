@@ -99,6 +99,31 @@ describe('exchange:DIR', () => {
     });
   });
 
+  it('says when a request repeats an earlier one, so a repeat sampled at a temperature is answered afresh', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'codify-exchange-'));
+    const child = spawn(process.execPath, ['-e', answeringProgram, folder, '3'], {
+      stdio: 'ignore',
+    });
+    if (child.pid !== undefined) children.push(child.pid);
+    const caller = exchangeCaller(folder, 15_000);
+    const review = {
+      role: 'judge' as const,
+      system: 'You review proposals.',
+      messages: [{ role: 'user' as const, content: 'review it' }],
+      temperature: 0.75,
+    };
+    await caller.call(review);
+    await caller.call(review);
+    await caller.call({ ...review, messages: [{ role: 'user', content: 'another proposal' }] });
+    const prompt = (number: string) =>
+      readFileSync(join(folder, `${number}-judge.prompt.md`), 'utf8');
+    expect(prompt('0001')).not.toContain('identical to request');
+    expect(prompt('0002')).toContain(
+      'This request is identical to request 0001: codify asks again for an independent answer',
+    );
+    expect(prompt('0003')).not.toContain('identical to request');
+  });
+
   it('waits for a file written in place to stop growing, and numbers after existing files', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'codify-exchange-'));
     writeFileSync(join(folder, '0041-judge.prompt.md'), 'from an earlier run');

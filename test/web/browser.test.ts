@@ -130,8 +130,11 @@ describe('codify ui in Chromium', () => {
     expect(new URL(page.url()).search).toBe('');
     const rows = page.locator('.runs-table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toContain(
-      'test_accuracy 0.9707 (starter 0.9563)',
+    // torch's arithmetic differs between CPUs (the final script printed 0.9721 on the AMD
+    // EPYC this session was recorded on, 0.9707 on an earlier machine), so its figure is
+    // matched to two decimals
+    expect(await page.locator(`tr[data-run-id="${implementRun}"]`).textContent()).toMatch(
+      /test_accuracy 0\.97\d\d \(starter 0\.9563\)/,
     );
     await shoot(page, 'runs-list');
     await page.selectOption('select[aria-label="mode"]', 'paper');
@@ -155,8 +158,8 @@ describe('codify ui in Chromium', () => {
     expect(await page.locator('.field-reflection').first().textContent()).toContain(
       'This is the first step',
     );
-    expect(await page.locator('.metric-result').textContent()).toContain(
-      "0.9707 vs the starter's 0.9563",
+    expect(await page.locator('.metric-result').textContent()).toMatch(
+      /0\.97\d\d vs the starter's 0\.9563/,
     );
     await shoot(page, 'implement-timeline');
 
@@ -182,8 +185,8 @@ describe('codify ui in Chromium', () => {
       (await trace.locator('h3').textContent()) ?? '',
     ) ?? ['', '0', '0'];
     expect(Number(total) - Number(ran)).toBe(4);
-    expect(await page.locator('.file-view').first().textContent()).toContain(
-      'test_accuracy: 0.9707',
+    expect(await page.locator('.file-view').first().textContent()).toMatch(
+      /test_accuracy: 0\.97\d\d/,
     );
     await trace.locator('.code-line.never-ran').first().scrollIntoViewIfNeeded();
     await shoot(page, 'implement-trace');
@@ -192,15 +195,19 @@ describe('codify ui in Chromium', () => {
     await expect.poll(() => page.locator('tr.model-call').count()).toBe(4);
     await page.click('tr.model-call[data-call-id="1"]');
     const detail = page.locator('.model-call-detail');
-    // the planner's stable text is its system prompt; then its research log and its steps in
-    // full (at step 1, their headings), and what changes, the budgets, in the last message
+    // the planner's stable text is its system prompt; at step 1 no step came before, so what
+    // changes, the budgets, is its one message, with no cache mark
     expect(await detail.locator('.message-system').textContent()).toContain('research assistant');
     const users = detail.locator('.message-user');
-    expect(await users.count()).toBe(3);
-    expect(await users.first().textContent()).toContain('# Research log');
+    expect(await users.count()).toBe(1);
+    expect(await users.first().textContent()).toContain('# Budgets');
+    expect(await detail.locator('.message-user .cache-mark').count()).toBe(0);
+    // at step 2 the steps in full come first, a block ending in a cache mark
+    await page.click('tr.model-call[data-call-id="3"]');
+    await expect.poll(() => users.count()).toBe(3);
+    expect(await users.first().textContent()).toContain('# Previous steps in full');
     expect(await users.last().textContent()).toContain('# Budgets');
-    // The two growing blocks end in a cache mark each; what changes, the budgets, does not.
-    expect(await detail.locator('.message-user .cache-mark').count()).toBe(2);
+    expect(await detail.locator('.message-user .cache-mark').count()).toBe(1);
     expect(await users.last().locator('.cache-mark').count()).toBe(0);
     expect(await detail.locator('.message-answer').textContent()).toContain('Action:');
     await shoot(page, 'implement-model-calls');

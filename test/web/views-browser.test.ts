@@ -115,7 +115,7 @@ describe('the explore and evaluation views in Chromium', () => {
     const page = await openRun(exploreRun);
     const cards = page.locator('.idea-card');
     await expect.poll(() => cards.count()).toBe(2);
-    // Ranked by the judge: I1 (3.93) before I2 (3.87).
+    // Ranked by the judge: I1 (3.93) before I2 (3.67).
     expect(await cards.locator('.idea-id').allTextContents()).toEqual(['I1', 'I2']);
     const first = page.locator('.idea-card[data-idea="I1"]');
     expect(await first.locator('h3').textContent()).toBe(
@@ -198,9 +198,10 @@ describe('the explore and evaluation views in Chromium', () => {
     const implement = page.locator('table.implement-groups tbody tr');
     await expect.poll(() => implement.count()).toBe(1);
     const cells = await implement.first().locator('td').allTextContents();
-    // yona-digits, single-call, recorded; metric 0.9742 (a gain on the fixed seed: B).
+    // yona-digits, single-call, recorded; metric 0.9742 (a gain on the fixed seed: B), to two
+    // decimals since torch's arithmetic differs between CPUs (0.9728 on an AMD EPYC)
     expect(cells.slice(0, 4)).toEqual(['yona-digits', 'single-call', 'recorded', '0']);
-    expect(cells).toContain('0.9742');
+    expect(cells.filter((cell) => /^0\.97\d\d$/.test(cell))).toHaveLength(1);
     const papers = page.locator('table.paper-groups tbody tr');
     await expect.poll(() => papers.count()).toBe(1);
     const paperCells = await papers.first().locator('td').allTextContents();
@@ -243,7 +244,7 @@ describe('the explore and evaluation views in Chromium', () => {
     await expect.poll(() => page.locator('.run-page').getAttribute('data-mode')).toBe('implement');
     await expect.poll(() => page.locator('.run-facts .status').textContent()).toBe('completed');
     expect(decodeURIComponent(page.url())).toContain('#/runs/eval-examples-ci/runs/yona-digits/');
-    await expect.poll(() => page.locator('.metric-result').textContent()).toContain('0.9742');
+    await expect.poll(() => page.locator('.metric-result').textContent()).toMatch(/0\.97\d\d/);
     await page.close();
   });
 });

@@ -30,7 +30,7 @@ function metricLine(
   const reading = parseMetric(output, task.metric);
   if (reading === undefined) {
     return {
-      line: `Metric ${task.metric.name}: not found in the output (the task reads it with the pattern ${task.metric.pattern}).`,
+      line: `Metric ${task.metric.name}: not found in the output (the task reads it ${task.metric.inWords === undefined ? `with the pattern ${task.metric.pattern}` : `as ${task.metric.inWords}`}).`,
       value: null,
     };
   }

@@ -117,7 +117,10 @@ export async function buildExperimentTask(input: {
   const settings = existsSync(settingsPath)
     ? (JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>)
     : {};
-  if (input.metric !== undefined) settings.metric = input.metric;
+  if (input.metric !== undefined) {
+    const { inWords, ...metric } = input.metric;
+    settings.metric = inWords === undefined ? metric : { ...metric, in_words: inWords };
+  }
   if (input.name !== undefined) settings.name = input.name;
   writeFileSync(settingsPath, `${JSON.stringify(settings, null, 2)}\n`);
   return destination;

@@ -29,6 +29,25 @@ export function metricPattern(name: string): string {
   return `(?<![\\w-])${qualifier}${words.join('[\\s_-]*')}\\s*[:=]\\s*([-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?)`;
 }
 
+/** What `metricPattern` reads, in words: how the experiment's agent is told it. */
+export function metricPatternInWords(name: string): string {
+  const words = name
+    .trim()
+    .split(/[\s_-]+/)
+    .filter((word) => word !== '');
+  const shown = name.trim();
+  const joined =
+    words.length > 1
+      ? ' the case of its letters and whether its words are joined by spaces, "_" or "-" do not matter,'
+      : ' the case of its letters does not matter,';
+  return `the number in the last \`${shown}: <number>\` (or \`${shown} = <number>\`) the output prints;${joined} and one of ${qualifiers.join(', ')} may come first (\`test_${shown}: 0.91\`), but no other word (\`other_${shown}\` is another metric)`;
+}
+
 export function planMetric(metric: { name: string; direction: 'max' | 'min' }): TaskMetric {
-  return { name: metric.name, pattern: metricPattern(metric.name), goal: metric.direction };
+  return {
+    name: metric.name,
+    pattern: metricPattern(metric.name),
+    goal: metric.direction,
+    inWords: metricPatternInWords(metric.name),
+  };
 }

@@ -127,7 +127,7 @@ describe('explore items in an evaluation (examples/eval/explore-suite.yaml)', ()
     expect(progress?.tokens).toBe((run?.inputTokens ?? 0) + (run?.outputTokens ?? 0));
     const markdown = readFileSync(first.reports.markdown, 'utf8');
     expect(markdown).toContain('## Explore: ideas, reviews and experiments');
-    expect(markdown).toMatch(/\| wine \| recorded \| 1 \| 2 \| 3\.90? \|/);
+    expect(markdown).toMatch(/\| wine \| recorded \| 1 \| 2 \| 3\.80? \|/);
     expect(markdown).toContain('| I1 | Standardize features before full-batch gradient descent |');
     const html = readFileSync(first.reports.html, 'utf8');
     expect(html).toContain('ideas that beat the baseline');

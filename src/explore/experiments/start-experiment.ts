@@ -17,7 +17,7 @@ import { buildExperimentTask, experimentMethodology } from './experiment-task.js
  * recorded exploration is replayed.
  */
 function baselinePerformanceText(metric: TaskMetric, raw: string): string {
-  return `${metric.name}: ${raw}\n\nMeasured by codify: the prototype code, run unchanged before the experiment (goal: ${metric.goal}).\n`;
+  return `${metric.name}: ${raw}\n\nMeasured by codify: one run of the prototype code, unchanged and with no seed given, before the experiment (goal: ${metric.goal}); what counts is codify's comparison after the experiment, seed by seed.\n`;
 }
 
 /** `--retrieve`: Hugging Face Hub candidates for the idea, kept in its folder; '' without. */

@@ -17,7 +17,7 @@ import { buildExperimentTask, experimentMethodology } from './experiment-task.js
  * recorded exploration is replayed.
  */
 function baselinePerformanceText(metric: TaskMetric, raw: string): string {
-  return `${metric.name}: ${raw}\n\nMeasured by codify: one run of the prototype code, unchanged and with no seed given, before the experiment (goal: ${metric.goal}); what counts is codify's comparison after the experiment, seed by seed.\n`;
+  return `${metric.name}: ${raw}\n\nMeasured by codify: the prototype code run unchanged, as it runs without \`--seed\` (whatever that run computes: one default seed, or its own mean over several), before the experiment (goal: ${metric.goal}). A run of your final script on one seed need not match it: what counts is codify's comparison after the experiment, the final script against the unchanged code, seed by seed.\n`;
 }
 
 /** `--retrieve`: Hugging Face Hub candidates for the idea, kept in its folder; '' without. */
